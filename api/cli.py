@@ -1,0 +1,190 @@
+"""The `ringside` command."""
+from __future__ import annotations
+
+import functools
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import orjson
+import typer
+from eventsourcing.persistence import PersistenceError
+from rich.progress import Progress
+
+from domain.ai import get_policy
+from domain.ai.match import play, seeded_bytes
+from domain.battles import Battles, utc_now
+from domain.engine.errors import RingsideError
+from domain.engine.events import OMNISCIENT, Viewer
+from domain.engine.ruleset import all_rulesets, get_ruleset
+from replays import format as replay_format
+from replays.diff import first_divergence, view_at
+from replays.verify import verify
+
+from .render import event_line
+
+app = typer.Typer(help="Ringside: event-sourced battles.", no_args_is_help=True, add_completion=False,
+                  pretty_exceptions_enable=False)
+replay_app = typer.Typer(help="Export, verify, show and diff replay files.", no_args_is_help=True)
+app.add_typer(replay_app, name="replay")
+F = TypeVar("F", bound=Callable[..., Any])
+DB = typer.Option(None, "--db", help="Database URL (default: $RINGSIDE_DATABASE_URL or sqlite:///./ringside.db)")
+
+
+def fail(message: str, code: int = 1) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def clean_errors(fn: F) -> F:
+    """Every expected failure becomes one readable line and a non-zero exit."""
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except RingsideError as exc:
+            fail(exc.message)
+        except PersistenceError as exc:
+            fail(f"database: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
+    return wrapper  # type: ignore[return-value]
+
+
+def out_json(value: Any) -> None:
+    sys.stdout.write(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode() + "\n")
+
+
+@app.command()
+@clean_errors
+def rulesets(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """List the rulesets."""
+    rows = [{"id": r.id, "version": r.version, "content_hash": r.content_hash, "seats": list(r.seats)}
+            for r in all_rulesets().values()]
+    if as_json:
+        out_json(rows)
+        return
+    for row in rows:
+        typer.echo(f"{row['id']:<12} {row['version']:<8} content {row['content_hash']}  seats {','.join(row['seats'])}")
+
+
+@app.command()
+@clean_errors
+def simulate(ruleset: str = typer.Option(..., help="Ruleset id."),
+             battles: int = typer.Option(1, min=1, help="How many battles."),
+             seed: str = typer.Option("0", help="Simulation seed: same seed, same battles."),
+             bots: str = typer.Option("random,random", help="A policy per seat, comma-separated."),
+             db: str = DB, as_json: bool = typer.Option(False, "--json"),
+             show_log: bool = typer.Option(False, "--show-log", help="Print the last battle's log.")) -> None:
+    """Play bot-vs-bot battles and store them."""
+    rs = get_ruleset(ruleset)
+    names = bots.split(",")
+    if len(names) != len(rs.seats):
+        fail(f"--bots needs {len(rs.seats)} policies, one per seat ({','.join(rs.seats)})")
+    policies = {seat: get_policy(name.strip(), rs.id) for seat, name in zip(rs.seats, names)}
+    ids, events, started = [], 0, time.perf_counter()
+    with Battles(db) as store, Progress(transient=True, disable=as_json) as progress:
+        task = progress.add_task(f"{rs.id} battles", total=battles)
+        for i in range(battles):
+            match = play(rs, policies, battle_id=str(uuid.uuid4()), revealed=seeded_bytes(seed, "seed", i),
+                         bot_seed=seeded_bytes(seed, "bots", i), created_at=utc_now())
+            store.save_battle(match.records, match.state)
+            ids.append(match.state.battle_id)
+            events += len(match.records)
+            progress.advance(task)
+        seconds = round(time.perf_counter() - started, 3)
+        if as_json:
+            out_json({"battles": battles, "battle_ids": ids, "events": events, "seconds": seconds})
+        else:
+            typer.echo(f"stored {battles} {rs.id} battles, {events} events, in {seconds}s")
+            for bid in ids:
+                typer.echo(bid)
+        if show_log:
+            for wire in store.events(ids[-1], OMNISCIENT):
+                typer.echo(event_line(wire))
+
+
+@app.command()
+@clean_errors
+def log(battle_id: str, from_seq: int = typer.Option(1, "--from", min=1),
+        viewer: str = typer.Option("spectator", "--as", help="A seat, 'spectator' or 'all'."),
+        db: str = DB) -> None:
+    """Print a battle's event log as the viewer may see it."""
+    with Battles(db) as store:
+        for wire in store.events(battle_id, Viewer.parse(viewer), from_seq):
+            typer.echo(event_line(wire))
+
+
+@replay_app.command("export")
+@clean_errors
+def replay_export(battle_id: str, output: Path = typer.Option(None, "-o", "--output"),
+                  viewer: str = typer.Option("spectator", "--as", help="Viewer for an unfinished battle."),
+                  db: str = DB) -> None:
+    """Write a battle's replay file (full once it has ended)."""
+    with Battles(db) as store:
+        replay = replay_format.build(store.load(battle_id), store.records(battle_id), Viewer.parse(viewer))
+    if output is None:
+        sys.stdout.buffer.write(replay_format.dumps(replay))
+        return
+    replay_format.write(replay, output)
+    typer.echo(f"wrote {output} ({len(replay.events)} events)")
+
+
+@replay_app.command("verify")
+@clean_errors
+def replay_verify(files: list[Path], as_json: bool = typer.Option(False, "--json")) -> None:
+    """Check hash chain, seed commitment and a full re-simulation."""
+    worst = 0
+    for path in files:
+        try:
+            report = verify(replay_format.read(path))
+        except RingsideError as exc:
+            typer.echo(f"FAIL {path}: {exc.message}")
+            worst = max(worst, 1)
+            continue
+        if as_json:
+            out_json({"file": str(path), **report.as_json()})
+        elif report.ok:
+            typer.echo(f"OK {path}")
+        elif report.status == "unverifiable":
+            typer.echo(f"UNVERIFIABLE {path}: {report.reason}")
+        else:
+            typer.echo(f"FAIL {path}: first bad event seq {report.seq}: {report.reason}")
+        worst = max(worst, {"ok": 0, "fail": 1, "unverifiable": 2}[report.status])
+    raise typer.Exit(worst)
+
+
+@replay_app.command("show")
+@clean_errors
+def replay_show(file: Path, at: int = typer.Option(None, "--at", min=1),
+                viewer: str = typer.Option("spectator", "--as")) -> None:
+    """Render the view at a point of a replay."""
+    replay = replay_format.read(file)
+    seq = at or len(replay.events)
+    if seq > len(replay.events):
+        fail(f"the replay has {len(replay.events)} events; there is no seq {seq}")
+    view = view_at(replay, seq, Viewer.parse(viewer))
+    if view is None:
+        fail(f"cannot rebuild the battle at seq {seq}")
+    out_json({"seq": seq, "view": view})
+
+
+@replay_app.command("diff")
+@clean_errors
+def replay_diff(a: Path, b: Path) -> None:
+    """Show the first diverging event of two replays and the views there."""
+    left, right = replay_format.read(a), replay_format.read(b)
+    found = first_divergence(left, right)
+    if found is None:
+        typer.echo(f"identical: {len(left.events)} events")
+        return
+    typer.echo(f"first divergence at seq {found.seq}")
+    typer.echo(f"  {a}: {event_line(found.left) if found.left else '(no event)'}")
+    typer.echo(f"  {b}: {event_line(found.right) if found.right else '(no event)'}")
+    out_json({"views": {str(a): view_at(left, found.seq), str(b): view_at(right, found.seq)}})
+    raise typer.Exit(1)
+
+
+def main() -> None:
+    app()

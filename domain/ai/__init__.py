@@ -1,0 +1,42 @@
+"""Bot policies. A bot sees only what its seat may know: its redacted view and its legal
+commands (wire JSON). Nothing here reads battle state directly."""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from domain.engine.errors import RingsideError
+from domain.engine.rng import Rng
+
+Wire = dict[str, Any]
+
+
+class Policy(Protocol):
+    name: str
+    needs_view: bool
+
+    def choose(self, view: Mapping[str, Any] | None, legal: Sequence[Wire], rng: Rng) -> Wire: ...
+
+
+class UnknownPolicy(RingsideError):
+    code = "unknown_policy"
+
+
+_POLICIES: dict[str, Callable[[str], Policy]] = {}
+
+
+def policy(name: str) -> Callable[[Callable[[str], Policy]], Callable[[str], Policy]]:
+    def register(factory: Callable[[str], Policy]) -> Callable[[str], Policy]:
+        _POLICIES[name] = factory
+        return factory
+    return register
+
+
+def get_policy(name: str, ruleset_id: str) -> Policy:
+    try:
+        return _POLICIES[name](ruleset_id)
+    except KeyError:
+        raise UnknownPolicy(f"unknown bot policy {name!r}; known: {', '.join(sorted(_POLICIES))}") from None
+
+
+from . import greedy, random_policy  # noqa: E402,F401  (registration on import)

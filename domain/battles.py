@@ -1,0 +1,234 @@
+"""The Battles application: create, submit, state, view, events. One battle = one aggregate."""
+from __future__ import annotations
+
+import hmac
+import secrets
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from hashlib import blake2b
+from typing import Any
+
+import msgspec
+from eventsourcing.persistence import IntegrityError
+
+from domain.engine.battle import BattleCreated, BattleState, decide_batch, fold, open_battle
+from domain.engine.errors import IdempotencyConflict, StaleState, UnknownBattle
+from domain.engine.events import Recorded, Viewer, decode_event, wire_event
+from domain.engine.ruleset import Outcome, Ruleset, get_ruleset
+from domain.store import (IDEMPOTENCY_TOPIC, SNAPSHOT_TOPIC, BattleStore, StateCache, StoredBlob,
+                          StoredRecord, encode_snapshot, store_env)
+
+IDEMPOTENCY_NS = uuid.UUID("5b0c7f8e-3c1d-4f4e-9a57-2f1f2a6c0b11")
+
+
+@dataclass(frozen=True)
+class CreatedBattle:
+    battle_id: str
+    seat_tokens: dict[str, str]
+    seed_commitment: str
+    seq: int
+
+
+@dataclass(frozen=True)
+class Submitted:
+    seq: int
+    records: list[Recorded]
+    public: bool
+
+
+def token_hash(token: str) -> str:
+    return blake2b(token.encode(), digest_size=32).hexdigest()
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def parse_battle_id(battle_id: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(str(battle_id))
+    except ValueError:
+        raise UnknownBattle(f"no battle {battle_id!r}", battle_id=str(battle_id)) from None
+
+
+class Battles:
+    def __init__(self, url: str | None = None, *, snapshot_every: int = 100, cache_size: int = 1024,
+                 retries: int = 8):
+        self.store = BattleStore(env=store_env(url))
+        self.snapshot_every = snapshot_every
+        self.cache = StateCache(cache_size)
+        self.retries = retries
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> "Battles":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing ---------------------------------------------------------------------------
+    def create(self, ruleset_id: str, players: Mapping[str, str], setup: Mapping[str, Any] | None = None,
+               *, seed_nonces: Mapping[str, str] | None = None, private: bool = False,
+               revealed: bytes | None = None, battle_id: str | None = None,
+               created_at: str | None = None) -> CreatedBattle:
+        """Create a battle: one secret token per seat (only hashes are kept), a committed seed."""
+        ruleset = get_ruleset(ruleset_id)
+        bid = uuid.UUID(battle_id) if battle_id else uuid.uuid4()
+        tokens = {seat: secrets.token_urlsafe(32) for seat in ruleset.seats}
+        state, records = open_battle(
+            ruleset, battle_id=str(bid), setup=ruleset.default_setup() if setup is None else setup,
+            players=players, revealed=revealed if revealed is not None else secrets.token_bytes(32),
+            nonces=seed_nonces, token_hashes={s: token_hash(t) for s, t in tokens.items()},
+            created_at=created_at or utc_now(), private=private)
+        self._save(bid, records, state, previous_seq=0)
+        return CreatedBattle(str(bid), tokens, state.created.seed_commitment, state.seq)
+
+    def submit(self, battle_id: str, seat: str, command: Mapping[str, Any], *,
+               expected_seq: int | None = None, idempotency_key: str | None = None) -> Submitted:
+        """Decide and append one command atomically; retry on a concurrent append."""
+        bid = parse_battle_id(battle_id)
+        key_id = self._key_id(bid, seat, idempotency_key) if idempotency_key else None
+        digest = blake2b(msgspec.json.encode(command, order="sorted"), digest_size=16).hexdigest()
+        for attempt in range(self.retries + 1):
+            if key_id is not None:
+                earlier = self._replay_key(bid, key_id, digest)
+                if earlier is not None:
+                    return earlier
+            state = self.load(battle_id)
+            if expected_seq is not None and state.seq != expected_seq:
+                raise StaleState(f"the battle is at seq {state.seq}, not {expected_seq}",
+                                 seq=state.seq, expected_seq=expected_seq)
+            ruleset = get_ruleset(state.created.ruleset)
+            new_state, records = decide_batch(ruleset, state, seat, command)
+            extra = []
+            if key_id is not None:
+                extra.append(StoredBlob(key_id, 1, IDEMPOTENCY_TOPIC,
+                                        {"battle_id": str(bid), "first": records[0].seq,
+                                         "last": records[-1].seq, "command": digest}))
+            try:
+                self._save(bid, records, new_state, previous_seq=state.seq, extra=extra)
+            except IntegrityError:
+                self.cache.drop(str(bid))
+                if attempt == self.retries:
+                    raise
+                continue
+            return Submitted(new_state.seq, records, new_state.public)
+        raise AssertionError("unreachable")
+
+    def save_battle(self, records: Sequence[Recorded], state: BattleState) -> None:
+        """Store a whole battle simulated in memory, in one transaction."""
+        self._save(uuid.UUID(state.battle_id), list(records), state, previous_seq=0)
+
+    def _save(self, bid: uuid.UUID, records: list[Recorded], state: BattleState, *,
+              previous_seq: int, extra: Sequence[StoredBlob] = ()) -> None:
+        self.store.save(*(StoredRecord(bid, r) for r in records), *extra)
+        self.cache.put(str(bid), state)
+        if self.snapshot_every and state.seq // self.snapshot_every > previous_seq // self.snapshot_every:
+            self.snapshot(state)
+
+    def snapshot(self, state: BattleState) -> None:
+        assert self.store.snapshots is not None
+        self.store.snapshots.put([StoredBlob(uuid.UUID(state.battle_id), state.seq, SNAPSHOT_TOPIC,
+                                             encode_snapshot(state))])
+
+    @staticmethod
+    def _key_id(bid: uuid.UUID, seat: str, key: str) -> uuid.UUID:
+        return uuid.uuid5(IDEMPOTENCY_NS, f"{bid}:{seat}:{key}")
+
+    def _replay_key(self, bid: uuid.UUID, key_id: uuid.UUID, digest: str) -> Submitted | None:
+        found = list(self.store.events.get(key_id, limit=1))
+        if not found:
+            return None
+        body = found[0].body
+        if body["command"] != digest:
+            raise IdempotencyConflict("this Idempotency-Key was already used for a different command")
+        records = self.records(str(bid), body["first"], body["last"])
+        state = self.load(str(bid))
+        return Submitted(body["last"], records, state.public)
+
+    # -- reading ---------------------------------------------------------------------------
+    def load(self, battle_id: str, at: int | None = None) -> BattleState:
+        """The state now (cache + the events after it) or at seq `at` (snapshot + the rest)."""
+        bid = parse_battle_id(battle_id)
+        state = self.cache.get(str(bid)) if at is None else None
+        if state is None or (at is not None and state.seq > at):
+            state = self._from_snapshot(bid, at)
+        ruleset = None
+        for stored in self.store.events.get(bid, gt=state.seq if state else None, lte=at):
+            if ruleset is None:
+                ruleset = get_ruleset((state.created if state else stored.event).ruleset)
+            state = fold(ruleset, state, stored)
+        if state is None:
+            raise UnknownBattle(f"no battle {battle_id!r}", battle_id=str(battle_id))
+        if at is None:
+            self.cache.put(str(bid), state)
+        return state
+
+    def _from_snapshot(self, bid: uuid.UUID, at: int | None) -> BattleState | None:
+        assert self.store.snapshots is not None
+        found = list(self.store.snapshots.get(bid, desc=True, limit=1, lte=at))
+        if not found:
+            return None
+        body = found[0].body
+        created = decode_event(BattleCreated.TOPIC, body["created"])
+        ruleset = get_ruleset(created.ruleset)
+        if created.ruleset_version != ruleset.version:
+            return None
+        first = fold(ruleset, None, Recorded(1, created, ""))
+        return msgspec.structs.replace(
+            first, seq=body["seq"], chain=body["chain"], game=msgspec.convert(body["game"], type=ruleset.state_type),
+            outcome=msgspec.convert(body["outcome"], type=Outcome) if body["outcome"] else None)
+
+    def records(self, battle_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[Recorded]:
+        bid = parse_battle_id(battle_id)
+        found = list(self.store.events.get(bid, gt=from_seq - 1 if from_seq > 1 else None, lte=to_seq))
+        if not found and from_seq <= 1:
+            raise UnknownBattle(f"no battle {battle_id!r}", battle_id=str(battle_id))
+        return found
+
+    def ruleset_of(self, state: BattleState) -> Ruleset[Any]:
+        return get_ruleset(state.created.ruleset)
+
+    def view(self, battle_id: str, viewer: Viewer, at: int | None = None) -> dict[str, Any]:
+        state = self.load(battle_id, at)
+        shown = viewer if not state.public else Viewer(seat=viewer.seat, omniscient=True)
+        return {"battle_id": state.battle_id, "ruleset": state.created.ruleset, "seq": state.seq,
+                "players": state.created.players, "outcome": msgspec.to_builtins(state.outcome),
+                "state": self.ruleset_of(state).view(state.game, shown)}
+
+    def events(self, battle_id: str, viewer: Viewer, from_seq: int = 1) -> list[dict[str, Any]]:
+        state = self.load(battle_id)
+        return [wire_event(r, viewer, state.public) for r in self.records(battle_id, from_seq)]
+
+    def legal(self, battle_id: str, seat: str) -> list[dict[str, object]]:
+        state = self.load(battle_id)
+        if state.outcome is not None:
+            return []
+        ruleset = self.ruleset_of(state)
+        return [ruleset.codec.wire(c) for c in ruleset.legal_commands(state.game, seat)]
+
+    def seat_for_token(self, battle_id: str, token: str) -> str | None:
+        """The seat a token belongs to, compared in constant time; None if it matches none."""
+        hashes = self.load(battle_id).created.seat_token_hashes or {}
+        offered = token_hash(token)
+        found = None
+        for seat, stored in hashes.items():
+            if hmac.compare_digest(stored, offered):
+                found = seat
+        return found
+
+    def battle_ids(self) -> Iterator[str]:
+        """Every battle, oldest first, from the notification log."""
+        start = None
+        while True:
+            page = self.store.recorder.select_notifications(start, 500, topics=[BattleCreated.TOPIC],
+                                                            inclusive_of_start=start is None)
+            if not page:
+                return
+            for n in page:
+                yield str(n.originator_id)
+            start = page[-1].id

@@ -1,0 +1,147 @@
+"""The pure battle runner: the create batch, command batches, folding and seed commitment.
+
+Live battles, in-memory simulation and replay verification all run through these
+functions, so a re-simulation is the very code path that produced the log.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from hashlib import blake2b
+from typing import Annotated, Any
+
+import msgspec
+import orjson
+
+from .chain import GENESIS, chain_of
+from .errors import BattleOver, NotYourTurn, RuleViolation, SetupError
+from .events import Command, Event, Recorded, event_data, server_only
+from .ruleset import Outcome, Ruleset
+from .rng import Rng, batch_cursor
+
+
+class BattleCreated(Event, frozen=True, kw_only=True):
+    """The first event of every battle: pins the ruleset, setup, players and seed commitment."""
+    TOPIC = "engine.BattleCreated"
+    battle_id: str
+    ruleset: str
+    ruleset_version: str
+    content_hash: str
+    setup: dict[str, Any]
+    players: dict[str, str]
+    seed_commitment: str
+    seed_nonces: dict[str, str] = {}
+    seed: Annotated[str | None, server_only()]
+    seat_token_hashes: Annotated[dict[str, str] | None, server_only()] = None
+    created_at: str
+    private: bool = False
+
+
+class BattleEnded(Event, frozen=True, kw_only=True):
+    """The last event: the outcome, and the seed revealed so anyone can audit the battle."""
+    TOPIC = "engine.BattleEnded"
+    winner: str | None
+    reason: str
+    seed: str
+
+
+class BattleState(msgspec.Struct, frozen=True, kw_only=True):
+    battle_id: str
+    seq: int
+    chain: str
+    created: BattleCreated
+    seed: bytes
+    game: Any
+    outcome: Outcome | None = None
+
+    @property
+    def public(self) -> bool:
+        """Once a battle has ended its whole history is public, unless it was created private."""
+        return self.outcome is not None and not self.created.private
+
+
+def seed_commitment(revealed: bytes) -> str:
+    return blake2b(revealed, digest_size=32).hexdigest()
+
+
+def effective_seed(revealed: bytes, nonces: Mapping[str, str]) -> bytes:
+    """blake2b(revealed || nonces), nonces as sorted-key JSON so every client computes the same."""
+    return blake2b(revealed + orjson.dumps(dict(nonces), option=orjson.OPT_SORT_KEYS), digest_size=32).digest()
+
+
+def open_battle(ruleset: Ruleset[Any], *, battle_id: str, setup: Mapping[str, Any],
+                players: Mapping[str, str], revealed: bytes, nonces: Mapping[str, str] | None = None,
+                token_hashes: Mapping[str, str] | None = None, created_at: str,
+                private: bool = False) -> tuple[BattleState, list[Recorded]]:
+    """The create batch: BattleCreated, then whatever the ruleset's `start` deals and shuffles."""
+    check_players(ruleset, players)
+    nonces = {str(k): str(v) for k, v in (nonces or {}).items()}
+    parsed = ruleset.parse_setup(setup)
+    created = BattleCreated(
+        battle_id=battle_id, ruleset=ruleset.id, ruleset_version=ruleset.version,
+        content_hash=ruleset.content_hash, setup=dict(setup), players=dict(players),
+        seed_commitment=seed_commitment(revealed), seed_nonces=nonces, seed=revealed.hex(),
+        seat_token_hashes=dict(token_hashes) if token_hashes else None,
+        created_at=created_at, private=private)
+    first = record(GENESIS, 1, created)
+    state = fold(ruleset, None, first)
+    starting = ruleset.start(parsed, Rng(state.seed, batch_cursor(2)))
+    return extend(ruleset, state, [first], starting)
+
+
+def check_players(ruleset: Ruleset[Any], players: Mapping[str, str]) -> None:
+    if not isinstance(players, Mapping) or set(players) != set(ruleset.seats):
+        raise SetupError("players", f"{ruleset.id} needs exactly the seats {', '.join(ruleset.seats)}")
+    for seat, player in players.items():
+        if not isinstance(player, str) or not player.strip():
+            raise SetupError(f"players.{seat}", "a player id must be a non-empty string")
+
+
+def decide_batch(ruleset: Ruleset[Any], state: BattleState, seat: str,
+                 command: Command | Mapping[str, Any]) -> tuple[BattleState, list[Recorded]]:
+    """One command: check whose turn it is, run `decide`, chain the events, end if decided."""
+    if state.outcome is not None:
+        raise BattleOver("the battle is over", seq=state.seq)
+    if seat not in ruleset.seats:
+        raise RuleViolation(f"{seat!r} is not a seat of this battle")
+    waiting = ruleset.awaiting(state.game)
+    if seat not in waiting:
+        raise NotYourTurn(f"{seat} cannot act now; waiting for {', '.join(sorted(waiting)) or 'nobody'}",
+                          awaiting=sorted(waiting))
+    cmd = command if isinstance(command, Command) else ruleset.codec.parse(command)
+    events = ruleset.decide(state.game, seat, cmd, Rng(state.seed, batch_cursor(state.seq + 1)))
+    return extend(ruleset, state, [], events)
+
+
+def extend(ruleset: Ruleset[Any], state: BattleState, out: list[Recorded],
+           events: Sequence[Event]) -> tuple[BattleState, list[Recorded]]:
+    for event in events:
+        rec = record(state.chain, state.seq + 1, event)
+        state = fold(ruleset, state, rec)
+        out.append(rec)
+    result = ruleset.outcome(state.game)
+    if result is not None:
+        ended = BattleEnded(winner=result.winner, reason=result.reason, seed=state.created.seed or "")
+        rec = record(state.chain, state.seq + 1, ended)
+        state = fold(ruleset, state, rec)
+        out.append(rec)
+    return state, out
+
+
+def record(previous: str, seq: int, event: Event) -> Recorded:
+    return Recorded(seq, event, chain_of(previous, seq, event.TOPIC, event_data(event)))
+
+
+def fold(ruleset: Ruleset[Any], state: BattleState | None, rec: Recorded) -> BattleState:
+    """The battle-level reducer: engine events here, everything else to the ruleset's evolve."""
+    event = rec.event
+    if state is None:
+        if not isinstance(event, BattleCreated):
+            raise RuleViolation(f"a battle starts with BattleCreated, not {event.TOPIC}")
+        revealed = bytes.fromhex(event.seed or "")
+        return BattleState(battle_id=event.battle_id, seq=rec.seq, chain=rec.chain, created=event,
+                           seed=effective_seed(revealed, event.seed_nonces), game=None)
+    if isinstance(event, BattleEnded):
+        return msgspec.structs.replace(state, seq=rec.seq, chain=rec.chain,
+                                       outcome=Outcome(winner=event.winner, reason=event.reason))
+    return msgspec.structs.replace(state, seq=rec.seq, chain=rec.chain,
+                                   game=ruleset.evolve(state.game, event))

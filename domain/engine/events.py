@@ -1,0 +1,199 @@
+"""Event base, stable topics, visibility markers, the recorded envelope and redaction.
+
+Events are frozen msgspec Structs: cheap to build (about 0.1 us) and typed on decode.
+A hidden field is marked with `Annotated[T, secret(owner="seat")]` or
+`Annotated[T, server_only()]`; `redact()` is the only function that turns an event into
+what a viewer may see, and every channel goes through it.
+"""
+from __future__ import annotations
+
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import msgspec
+
+from .errors import ReplayError, RuleViolation
+
+Seat = str
+
+
+@dataclass(frozen=True)
+class Viewer:
+    seat: Seat | None = None
+    omniscient: bool = False
+
+    @classmethod
+    def parse(cls, text: str) -> "Viewer":
+        """`spectator`, `all` (omniscient) or a seat name such as `p1`."""
+        if text == "spectator":
+            return cls()
+        if text == "all":
+            return cls(omniscient=True)
+        return cls(seat=text)
+
+
+SPECTATOR = Viewer()
+OMNISCIENT = Viewer(omniscient=True)
+
+
+@dataclass(frozen=True)
+class Secret:
+    """Visible only to the seat named by the event field `owner` (and omniscient viewers)."""
+    owner: str
+
+
+@dataclass(frozen=True)
+class ServerOnly:
+    """Visible to nobody but omniscient viewers until the battle is public."""
+
+
+def secret(owner: str = "seat") -> Secret:
+    return Secret(owner)
+
+
+def server_only() -> ServerOnly:
+    return ServerOnly()
+
+
+_TOPICS: dict[str, type["Event"]] = {}
+
+
+class Event(msgspec.Struct, frozen=True, kw_only=True):
+    """A past-tense fact. Subclasses set a stable `TOPIC`; renaming a class never breaks data.
+
+    Schema changes raise `class_version` and add `upcast_vN_vN1(data) -> data` static methods.
+    Action events (the first of a command batch) set `COMMAND` to the command they echo.
+    """
+    TOPIC: ClassVar[str] = ""
+    class_version: ClassVar[int] = 1
+    COMMAND: ClassVar[type | None] = None
+    _hidden: ClassVar[tuple[tuple[str, Secret | ServerOnly], ...] | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        topic = cls.__dict__.get("TOPIC")
+        if not topic:
+            raise TypeError(f"{cls.__qualname__} must set a TOPIC")
+        if topic in _TOPICS and _TOPICS[topic].__qualname__ != cls.__qualname__:
+            raise TypeError(f"topic {topic!r} is already used by {_TOPICS[topic].__qualname__}")
+        _TOPICS[topic] = cls
+
+    def starts_batch(self) -> bool:
+        """True for action events: the echo of a command, first in its batch."""
+        return type(self).COMMAND is not None
+
+    def command_wire(self) -> dict[str, object]:
+        """The command this action event echoes, as wire JSON (for re-simulation)."""
+        command = type(self).COMMAND
+        if command is None:
+            raise TypeError(f"{self.TOPIC} is not an action event")
+        wire: dict[str, object] = {"type": command.__struct_config__.tag}
+        for name in command.__struct_fields__:
+            wire[name] = getattr(self, name)
+        return msgspec.to_builtins(wire)
+
+
+def hidden_fields(cls: type[Event]) -> tuple[tuple[str, Secret | ServerOnly], ...]:
+    cached = cls.__dict__.get("_hidden_cache")
+    if cached is not None:
+        return cached
+    marks = []
+    for name, hint in typing.get_type_hints(cls, include_extras=True).items():
+        for extra in getattr(hint, "__metadata__", ()):
+            if isinstance(extra, (Secret, ServerOnly)):
+                marks.append((name, extra))
+    found = tuple(marks)
+    type.__setattr__(cls, "_hidden_cache", found)
+    return found
+
+
+def event_data(event: Event) -> dict[str, Any]:
+    return msgspec.structs.asdict(event)
+
+
+def topic_class(topic: str) -> type[Event]:
+    try:
+        return _TOPICS[topic]
+    except KeyError:
+        raise ReplayError(f"unknown event type {topic!r}") from None
+
+
+def decode_event(topic: str, data: Mapping[str, Any], version: int = 1) -> Event:
+    """Typed decode of stored or replayed data, upcasting old class versions first."""
+    cls = topic_class(topic)
+    payload = dict(data)
+    while version < cls.class_version:
+        upcast = getattr(cls, f"upcast_v{version}_v{version + 1}")
+        payload = upcast(payload)
+        version += 1
+    try:
+        return msgspec.convert(payload, type=cls)
+    except msgspec.ValidationError as exc:
+        raise ReplayError(f"{topic}: {exc}") from None
+
+
+class Recorded(msgspec.Struct, frozen=True):
+    """An event at its place in a battle: seq (1-based) and its chain hash."""
+    seq: int
+    event: Event
+    chain: str
+
+    @property
+    def topic(self) -> str:
+        return self.event.TOPIC
+
+
+def redact(event: Event, viewer: Viewer, public: bool) -> tuple[dict[str, Any], bool]:
+    """What `viewer` may see of `event`: (data with hidden fields nulled, whether it is whole).
+
+    `public` is true once the battle has ended and is not private: then all is visible.
+    """
+    data = event_data(event)
+    if public or viewer.omniscient:
+        return data, True
+    whole = True
+    for name, mark in hidden_fields(type(event)):
+        if isinstance(mark, Secret) and viewer.seat is not None and data.get(mark.owner) == viewer.seat:
+            continue
+        if data[name] is not None:
+            data[name] = None
+            whole = False
+    return data, whole
+
+
+def wire_event(rec: Recorded, viewer: Viewer, public: bool) -> dict[str, Any]:
+    """The `{seq, type, data, chain}` message of every channel; chain only when seen whole."""
+    data, whole = redact(rec.event, viewer, public)
+    return {"seq": rec.seq, "type": rec.event.TOPIC, "data": data, "chain": rec.chain if whole else None}
+
+
+class Command(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True,
+              tag_field="type"):
+    """A player's intent. Subclasses pass `tag="play_card"` etc.; the tag is the wire `type`."""
+
+
+class CommandCodec:
+    """Parses wire JSON into a ruleset's command types with clear errors."""
+
+    def __init__(self, commands: tuple[type[Command], ...]):
+        self.commands = commands
+        self.tags = tuple(sorted(c.__struct_config__.tag for c in commands))
+        self._union = typing.Union[commands] if len(commands) > 1 else commands[0]
+
+    def parse(self, wire: object) -> Command:
+        if not isinstance(wire, Mapping):
+            raise RuleViolation("a command must be a JSON object with a 'type'")
+        kind = wire.get("type")
+        if kind not in self.tags:
+            raise RuleViolation(f"unknown command type {kind!r}; expected one of {', '.join(self.tags)}",
+                                type=kind, expected=list(self.tags))
+        try:
+            return msgspec.convert(wire, type=self._union)
+        except msgspec.ValidationError as exc:
+            raise RuleViolation(f"bad {kind} command: {exc}") from None
+
+    @staticmethod
+    def wire(command: Command) -> dict[str, object]:
+        return msgspec.to_builtins(command)

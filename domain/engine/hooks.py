@@ -1,0 +1,153 @@
+"""Effect instances, registered hooks, and the resolve loop that runs them inside `decide`.
+
+A BEFORE modifier may change or cancel a proposed event (or a query such as a cost);
+an AFTER reaction returns new events. Handlers run in a deterministic order: phase
+priority, then the source order of effects in state, then the kind id. Every hook that
+changes something leaves an `EffectTriggered` event, so the log explains itself.
+"""
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from .errors import ResolveDepthExceeded
+from .events import Event
+
+S = TypeVar("S")
+
+
+class Phase(enum.IntEnum):
+    BEFORE = 0
+    AFTER = 1
+
+
+class Effect(msgspec.Struct, frozen=True, kw_only=True):
+    """An effect instance living in state: what it is, whose it is, how strong, how old."""
+    kind: str
+    owner: str
+    severity: int = 1
+    stacks: int = 1
+    turns: int = 0
+    source: str = ""
+
+
+class EffectTriggered(Event, frozen=True, kw_only=True):
+    TOPIC = "engine.EffectTriggered"
+    kind: str
+    owner: str
+    on: str
+    cancelled: bool = False
+
+
+class HookContext(msgspec.Struct, frozen=True):
+    effect: Effect
+    resolver: Any
+
+
+Handler = Callable[..., Any]
+
+
+class Hooks:
+    """A ruleset's hook registry: `@hooks.hook(Phase.BEFORE, on=DamageDealt, kind="armor")`."""
+
+    def __init__(self) -> None:
+        self._by_kind: dict[tuple[str, Phase, type], list[tuple[int, Handler]]] = {}
+        self.kinds: set[str] = set()
+
+    def hook(self, phase: Phase, *, on: type, kind: str, priority: int = 0) -> Callable[[Handler], Handler]:
+        def register(fn: Handler) -> Handler:
+            self._by_kind.setdefault((kind, phase, on), []).append((priority, fn))
+            self.kinds.add(kind)
+            return fn
+        return register
+
+    def handlers(self, phase: Phase, on: type, effects: Iterable[Effect]) -> list[tuple[Effect, Handler]]:
+        found = []
+        for order, effect in enumerate(effects):
+            for priority, fn in self._by_kind.get((effect.kind, phase, on), ()):
+                found.append((priority, order, effect.kind, effect, fn))
+        found.sort(key=lambda row: row[:3])
+        return [(row[3], row[4]) for row in found]
+
+
+class Resolver(Generic[S]):
+    """Applies events one at a time during `decide`, running hooks around each.
+
+    `state` is the state after every event emitted so far; `events` is the batch.
+    """
+
+    def __init__(self, state: S, evolve: Callable[[S, Event], S], hooks: Hooks,
+                 effects: Callable[[S], Sequence[Effect]], rng: Any, *, depth_cap: int = 24):
+        self.state = state
+        self.events: list[Event] = []
+        self.rng = rng
+        self._evolve = evolve
+        self._hooks = hooks
+        self._effects = effects
+        self._depth = 0
+        self._cap = depth_cap
+
+    def query(self, proposal: Any) -> Any:
+        """Run BEFORE modifiers over a query (a cost, a draw count) and return the result."""
+        result = modify(self._hooks, self._effects(self.state), self.state, proposal, self)
+        for effect in result[1]:
+            self._record(EffectTriggered(kind=effect.kind, owner=effect.owner, on=type(proposal).__name__))
+        return result[0]
+
+    def emit(self, event: Event) -> Event | None:
+        """Propose `event`: modifiers may change or cancel it; reactions then follow it."""
+        self._depth += 1
+        try:
+            if self._depth > self._cap:
+                raise ResolveDepthExceeded(f"hook reactions nested deeper than {self._cap} at {event.TOPIC}")
+            final, changed_by = modify(self._hooks, self._effects(self.state), self.state, event, self)
+            for effect in changed_by:
+                self._record(EffectTriggered(kind=effect.kind, owner=effect.owner, on=event.TOPIC,
+                                             cancelled=final is None and effect is changed_by[-1]))
+            if final is None:
+                return None
+            self._record(final)
+            for effect, fn in self._hooks.handlers(Phase.AFTER, type(final), self._effects(self.state)):
+                reactions = fn(HookContext(effect, self), self.state, final)
+                if reactions:
+                    self._record(EffectTriggered(kind=effect.kind, owner=effect.owner, on=final.TOPIC))
+                    for reaction in reactions:
+                        self.emit(reaction)
+            return final
+        finally:
+            self._depth -= 1
+
+    @contextmanager
+    def deeper(self) -> Iterator[None]:
+        """Count a nested resolution (such as damage dealt back) against the depth cap."""
+        self._depth += 1
+        try:
+            if self._depth > self._cap:
+                raise ResolveDepthExceeded(f"resolution nested deeper than {self._cap}")
+            yield
+        finally:
+            self._depth -= 1
+
+    def _record(self, event: Event) -> None:
+        self.state = self._evolve(self.state, event)
+        self.events.append(event)
+
+
+def modify(hooks: Hooks, effects: Sequence[Effect], state: Any, proposal: Any,
+           resolver: Any = None) -> tuple[Any, list[Effect]]:
+    """Pure BEFORE pass: (the modified proposal or None if cancelled, effects that changed it)."""
+    changed_by: list[Effect] = []
+    if not effects:
+        return proposal, changed_by
+    for effect, fn in hooks.handlers(Phase.BEFORE, type(proposal), effects):
+        result = fn(HookContext(effect, resolver), state, proposal)
+        if result != proposal:
+            changed_by.append(effect)
+        if result is None:
+            return None, changed_by
+        proposal = result
+    return proposal, changed_by

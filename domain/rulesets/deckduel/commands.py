@@ -1,0 +1,31 @@
+"""What a deckduel player can ask for. The tag is the wire `type`."""
+from __future__ import annotations
+
+from domain.engine.events import Command, CommandCodec
+
+from .content import CardId
+
+
+class Mulligan(Command, tag="mulligan"):
+    """Put these cards on the bottom of the deck and draw as many (empty: keep the hand)."""
+    cards: tuple[CardId, ...] = ()
+
+
+class PlayAttack(Command, tag="attack"):
+    card: CardId
+
+
+class PlayDrill(Command, tag="drill"):
+    card: CardId
+
+
+class Pass(Command, tag="pass"):
+    pass
+
+
+class Discard(Command, tag="discard"):
+    """End step: discard one card while over hand size."""
+    card: CardId
+
+
+CODEC = CommandCodec((Mulligan, PlayAttack, PlayDrill, Pass, Discard))

@@ -1,0 +1,200 @@
+"""Deckduel rules: the start, the legal commands, and what each command decides."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+from domain.engine.choices import lock_choice
+from domain.engine.errors import RuleViolation
+from domain.engine.events import Command, Event
+from domain.engine.hooks import Effect, Resolver, modify
+from domain.engine.rng import Rng
+
+from . import events as ev
+from .commands import Discard, Mulligan, Pass, PlayAttack, PlayDrill
+from .content import CARDS, Card
+from .effects import ATTACK_EFFECTS, HOOKS, Strike
+from .effects.moves import deal_damage, draw, energize
+from .effects.queries import Cost, HandSize, PowerUp, ReadyDraw
+from .evolve import evolve
+from .setup import DuelSetup
+from .state import SEATS, Duel, opponent, without_all
+
+
+def active_effects(s: Duel) -> list[Effect]:
+    """Drills in play, p1's then p2's, in the order they were played."""
+    if not (s.p1.drills or s.p2.drills):
+        return []
+    return [Effect(kind=CARDS[card].drill, owner=seat, source=card)
+            for seat in SEATS for card in s.side(seat).drills]
+
+
+def resolver(s: Duel, rng: Rng) -> Resolver[Duel]:
+    return Resolver(s, evolve, HOOKS, active_effects, rng)
+
+
+def effective(s: Duel, query: object) -> int:
+    return modify(HOOKS, active_effects(s), s, query)[0].amount
+
+
+def cost_of(s: Duel, seat: str, card: Card) -> int:
+    return effective(s, Cost(seat=seat, card=card.id, kind=card.kind, amount=card.cost))
+
+
+def start(setup: DuelSetup, rng: Rng) -> list[Event]:
+    events: list[Event] = [ev.DuelStarted(params=setup.params_json(), characters=setup.characters(),
+                                          first_player=setup.first_player)]
+    for seat in SEATS:
+        deck = setup.decks[seat]
+        order = deck if not setup.shuffle[seat] else rng.shuffle(deck)
+        events.append(ev.DeckPrepared(seat=seat, size=len(order), shuffled=setup.shuffle[seat], order=order))
+        hand = order[:setup.params.initial_hand]
+        events.append(ev.CardsDrawn(seat=seat, count=len(hand), cards=hand))
+    return events
+
+
+def awaiting(s: Duel) -> frozenset[str]:
+    if s.deck_out():
+        return frozenset()
+    if s.phase == "mulligan":
+        return s.choices.waiting_for() if s.choices else frozenset()
+    return frozenset((s.turn,)) if s.turn else frozenset()
+
+
+def legal_commands(s: Duel, seat: str) -> list[Command]:
+    if seat not in awaiting(s):
+        return []
+    hand = s.side(seat).hand
+    if s.phase == "mulligan":
+        picks = {tuple(sorted(c)) for n in range(len(hand) + 1) for c in combinations(hand, n)}
+        return [Mulligan(cards=p) for p in sorted(picks, key=lambda p: (len(p), p))]
+    if s.phase == "discard":
+        return [Discard(card=c) for c in sorted(set(hand))]
+    energy = len(s.side(seat).energy)
+    plays: list[Command] = []
+    for card_id in sorted(set(hand)):
+        card = CARDS[card_id]
+        if cost_of(s, seat, card) <= energy:
+            plays.append(PlayAttack(card=card_id) if card.kind == "attack" else PlayDrill(card=card_id))
+    plays.append(Pass())
+    return plays
+
+
+def decide(s: Duel, seat: str, cmd: Command, rng: Rng) -> Sequence[Event]:
+    b = resolver(s, rng)
+    if isinstance(cmd, Mulligan):
+        mulligan(b, seat, cmd)
+    elif s.phase == "mulligan":
+        raise RuleViolation("every player must first decide on a mulligan")
+    elif isinstance(cmd, (PlayAttack, PlayDrill, Pass)):
+        if s.phase != "combat":
+            raise RuleViolation(f"you can only {cmd.__struct_config__.tag} in the combat step")
+        combat_action(b, seat, cmd)
+    elif isinstance(cmd, Discard):
+        discard(b, seat, cmd)
+    else:
+        raise RuleViolation(f"{type(cmd).__name__} is not a deckduel command")
+    return b.events
+
+
+def mulligan(b: Resolver[Duel], seat: str, cmd: Mulligan) -> None:
+    """Seed 004, The Rules 2-5: mulligan, three energy, choose the active player, then play."""
+    s = b.state
+    if s.phase != "mulligan" or s.choices is None:
+        raise RuleViolation("the mulligan is over")
+    try:
+        without_all(s.side(seat).hand, cmd.cards)
+    except ValueError:
+        raise RuleViolation(f"you can only mulligan cards in your hand: {list(cmd.cards)}") from None
+    locked, everyone = lock_choice(s.choices, seat, cmd, lambda _, choice: {"count": len(choice["cards"])})
+    for event in locked:
+        b.emit(event)
+    if everyone is None:
+        return
+    for who, choice in everyone.items():
+        returned = tuple(choice["cards"])
+        if returned:
+            b.emit(ev.CardsReturned(seat=who, count=len(returned), cards=returned))
+            draw(b, who, len(returned))
+    for who in SEATS:
+        energize(b, who, b.state.params.starting_energy)
+    if b.state.first_player is not None:
+        b.emit(ev.ActivePlayerChosen(seat=b.state.first_player, by="setup"))
+    else:
+        b.emit(ev.ActivePlayerChosen(seat=b.rng.choice(SEATS), by="rng"))
+    start_round(b, 1, b.state.active)
+
+
+def start_round(b: Resolver[Duel], number: int, active: str) -> None:
+    """Seed 004, Ready Step: power up, then draw two; the active player first."""
+    b.emit(ev.RoundStarted(round=number, active=active))
+    for seat in (active, opponent(active)):
+        energize(b, seat, b.query(PowerUp(seat=seat, amount=b.state.params.power_up)).amount)
+        if b.state.deck_out():
+            return
+        draw(b, seat, b.query(ReadyDraw(seat=seat, amount=b.state.params.ready_draw)).amount)
+        if b.state.deck_out():
+            return
+
+
+def combat_action(b: Resolver[Duel], seat: str, cmd: PlayAttack | PlayDrill | Pass) -> None:
+    if isinstance(cmd, Pass):
+        b.emit(ev.Passed(seat=seat))
+        if b.state.passes >= 2:
+            b.emit(ev.CombatEnded(round=b.state.round))
+            end_step(b)
+        return
+    card = playable(b.state, seat, cmd.card, "attack" if isinstance(cmd, PlayAttack) else "drill")
+    cost = b.query(Cost(seat=seat, card=card.id, kind=card.kind, amount=card.cost)).amount
+    if isinstance(cmd, PlayDrill):
+        b.emit(ev.DrillPlayed(seat=seat, card=card.id))
+        pay(b, seat, cost)
+        return
+    b.emit(ev.AttackPlayed(seat=seat, card=card.id))
+    pay(b, seat, cost)
+    strike = Strike(arrows=card.arrows)
+    if card.effect is not None:
+        strike = ATTACK_EFFECTS[card.effect](b, seat, card, strike)
+    if not b.state.deck_out():
+        deal_damage(b, opponent(seat), strike.arrows, source=seat, pierce=strike.pierce)
+    b.emit(ev.AttackResolved(seat=seat, card=card.id))
+
+
+def playable(s: Duel, seat: str, card_id: str, kind: str) -> Card:
+    card = CARDS.get(card_id)
+    if card is None or card_id not in s.side(seat).hand:
+        raise RuleViolation(f"{card_id!r} is not in your hand")
+    if card.kind != kind:
+        raise RuleViolation(f"{card.name} is a {card.kind}, not a {kind}")
+    cost, energy = cost_of(s, seat, card), len(s.side(seat).energy)
+    if cost > energy:
+        raise RuleViolation(f"{card.name} costs {cost} energy; you have {energy}", cost=cost, energy=energy)
+    return card
+
+
+def pay(b: Resolver[Duel], seat: str, cost: int) -> None:
+    """Seed 004, Paying Energy: top of the energy pile to the bottom of the deck."""
+    if cost > 0:
+        b.emit(ev.EnergyPaid(seat=seat, count=cost, cards=b.state.side(seat).energy[:cost]))
+
+
+def end_step(b: Resolver[Duel]) -> None:
+    """Seed 004, End Step: discard down to hand size (active player first), then switch."""
+    s = b.state
+    for seat in (s.active, opponent(s.active)):
+        over = len(s.side(seat).hand) - b.query(HandSize(seat=seat, amount=s.params.hand_size)).amount
+        if over > 0:
+            b.emit(ev.DiscardRequired(seat=seat, over=over))
+            return
+    b.emit(ev.RoundEnded(round=s.round))
+    start_round(b, s.round + 1, opponent(s.active))
+
+
+def discard(b: Resolver[Duel], seat: str, cmd: Discard) -> None:
+    s = b.state
+    if s.phase != "discard":
+        raise RuleViolation("you can only discard down to hand size in the end step")
+    if cmd.card not in s.side(seat).hand:
+        raise RuleViolation(f"{cmd.card!r} is not in your hand")
+    b.emit(ev.CardDiscarded(seat=seat, card=cmd.card))
+    end_step(b)

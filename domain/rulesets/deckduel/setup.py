@@ -1,0 +1,89 @@
+"""Parses and validates a deckduel setup; every error names the offending field."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from domain.engine.errors import SetupError
+
+from .content import CARDS, CONTENT
+from .state import SEATS, Params
+
+
+class DuelSetup(msgspec.Struct, frozen=True, kw_only=True):
+    params: Params
+    decks: dict[str, tuple[str, ...]]
+    chosen: dict[str, str]
+    shuffle: dict[str, bool]
+    first_player: str | None
+
+    def params_json(self) -> dict[str, Any]:
+        return msgspec.to_builtins(self.params)
+
+    def characters(self) -> dict[str, str]:
+        return dict(self.chosen)
+
+
+DEFAULT_SETUP: dict[str, Any] = {"p1": {"character": "kira"}, "p2": {"character": "brom"}}
+SEAT_KEYS = {"character", "deck", "shuffle"}
+
+
+def parse_setup(raw: Mapping[str, Any]) -> DuelSetup:
+    """`{"p1": {"character", "deck"?, "shuffle"?}, "p2": {...}, "params"?, "first_player"?}`.
+
+    `deck` lists card ids top first; `shuffle: false` keeps that order (tests, tutorials).
+    """
+    if not isinstance(raw, Mapping):
+        raise SetupError("", "a setup must be a JSON object")
+    unknown = set(raw) - {*SEATS, "params", "first_player"}
+    if unknown:
+        raise SetupError(sorted(unknown)[0], "unknown setup field")
+    params = parse_params(raw.get("params", {}))
+    first = raw.get("first_player")
+    if first is not None and first not in SEATS:
+        raise SetupError("first_player", f"must be one of {', '.join(SEATS)} or null")
+    decks, chosen, shuffle = {}, {}, {}
+    for seat in SEATS:
+        chosen[seat], decks[seat], shuffle[seat] = parse_seat(seat, raw.get(seat), params)
+    return DuelSetup(params=params, decks=decks, chosen=chosen, shuffle=shuffle, first_player=first)
+
+
+def parse_params(raw: Any) -> Params:
+    try:
+        params = msgspec.convert(raw, type=Params)
+    except msgspec.ValidationError as exc:
+        path = str(exc).rsplit("at `$.", 1)
+        field = path[1].rstrip("`") if len(path) == 2 else "params"
+        raise SetupError(f"params.{field}" if field != "params" else "params", str(exc)) from None
+    for name in ("deck_size", "initial_hand", "starting_energy", "power_up", "ready_draw", "hand_size"):
+        if getattr(params, name) < 0:
+            raise SetupError(f"params.{name}", "must not be negative")
+    if params.deck_size < params.initial_hand + params.starting_energy + 1:
+        raise SetupError("params.deck_size", "must hold the initial hand, the starting energy and one more card")
+    return params
+
+
+def parse_seat(seat: str, raw: Any, params: Params) -> tuple[str, tuple[str, ...], bool]:
+    if not isinstance(raw, Mapping):
+        raise SetupError(seat, "needs an object with a 'character'")
+    unknown = set(raw) - SEAT_KEYS
+    if unknown:
+        raise SetupError(f"{seat}.{sorted(unknown)[0]}", "unknown field")
+    character = CONTENT.characters.get(raw.get("character"))  # type: ignore[arg-type]
+    if character is None:
+        raise SetupError(f"{seat}.character",
+                         f"unknown character {raw.get('character')!r}; known: {', '.join(CONTENT.characters)}")
+    deck = raw.get("deck", list(character.deck_list()))
+    if not isinstance(deck, list):
+        raise SetupError(f"{seat}.deck", "must be a list of card ids")
+    for i, card in enumerate(deck):
+        if card not in CARDS:
+            raise SetupError(f"{seat}.deck[{i}]", f"unknown card {card!r}")
+    if len(deck) != params.deck_size:
+        raise SetupError(f"{seat}.deck", f"has {len(deck)} cards; a deck has {params.deck_size}")
+    shuffle = raw.get("shuffle", True)
+    if not isinstance(shuffle, bool):
+        raise SetupError(f"{seat}.shuffle", "must be true or false")
+    return character.id, tuple(deck), shuffle

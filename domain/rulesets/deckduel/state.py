@@ -1,0 +1,69 @@
+"""Deckduel state: two sides of piles plus the round's phase. Frozen, cheap to replace."""
+from __future__ import annotations
+
+import msgspec
+from msgspec.structs import replace
+
+from domain.engine.choices import PendingChoices
+
+from .content import CardId
+
+SEATS = ("p1", "p2")
+
+
+class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Numbers seed 004 leaves open ("we'll formalize later"); see README.md."""
+    deck_size: int = 30
+    initial_hand: int = 5
+    starting_energy: int = 3        # seed 004, The Rules step 4
+    power_up: int = 1               # seed 004, Ready Step 1: "how much energy later"
+    ready_draw: int = 2             # seed 004, Ready Step 2
+    hand_size: int = 7              # seed 004, End Step 1
+    zero_icon_perfect: bool = True  # 0 icons vs 0 damage left "exactly match" (seed 004 step 3)
+
+
+class Side(msgspec.Struct, frozen=True, kw_only=True):
+    character: str
+    deck: tuple[CardId, ...] = ()       # top card first
+    hand: tuple[CardId, ...] = ()
+    energy: tuple[CardId, ...] = ()     # top card first, face down
+    discard: tuple[CardId, ...] = ()    # top card last
+    drills: tuple[CardId, ...] = ()     # in play order
+
+
+class Duel(msgspec.Struct, frozen=True, kw_only=True):
+    params: Params
+    p1: Side
+    p2: Side
+    phase: str = "mulligan"             # mulligan, combat, discard
+    round: int = 0
+    active: str | None = None
+    turn: str | None = None             # whose single action it is in combat or discard
+    passes: int = 0                     # passes in succession; two end combat
+    choices: PendingChoices | None = None
+    first_player: str | None = None     # fixed by the setup; otherwise the RNG picks
+
+    def side(self, seat: str) -> Side:
+        return self.p1 if seat == "p1" else self.p2
+
+    def with_side(self, seat: str, side: Side) -> "Duel":
+        return replace(self, p1=side) if seat == "p1" else replace(self, p2=side)
+
+    def deck_out(self) -> bool:
+        return self.phase != "mulligan" and (not self.p1.deck or not self.p2.deck)
+
+
+def opponent(seat: str) -> str:
+    return "p2" if seat == "p1" else "p1"
+
+
+def without(pile: tuple[CardId, ...], card: CardId) -> tuple[CardId, ...]:
+    """The pile minus one copy of `card` (the first)."""
+    i = pile.index(card)
+    return pile[:i] + pile[i + 1:]
+
+
+def without_all(pile: tuple[CardId, ...], cards: tuple[CardId, ...]) -> tuple[CardId, ...]:
+    for card in cards:
+        pile = without(pile, card)
+    return pile

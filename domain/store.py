@@ -1,0 +1,148 @@
+"""Storage wiring: database URL -> eventsourcing settings, the orjson mapper, the state cache.
+
+Events are stored by the eventsourcing library (9.5.6) through a typed orjson mapper: a
+stored event's topic is the event's stable TOPIC and its state is `{"data", "chain"}`.
+"""
+from __future__ import annotations
+
+import os
+import threading
+import uuid
+from collections import OrderedDict
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlparse
+
+import msgspec
+import orjson
+from eventsourcing.application import Application
+from eventsourcing.persistence import Mapper, StoredEvent
+
+from domain.engine.errors import RingsideError
+from domain.engine.events import Recorded, decode_event, event_data
+
+DEFAULT_DATABASE_URL = "sqlite:///./ringside.db"
+SNAPSHOT_TOPIC = "ringside.Snapshot"
+IDEMPOTENCY_TOPIC = "ringside.IdempotencyKey"
+
+
+class BadDatabaseUrl(RingsideError):
+    code = "bad_database_url"
+
+
+def database_url(url: str | None = None) -> str:
+    return url or os.environ.get("RINGSIDE_DATABASE_URL") or DEFAULT_DATABASE_URL
+
+
+def store_env(url: str | None = None) -> dict[str, str]:
+    """Map `sqlite:///path`, `sqlite:///:memory:` or `postgresql://user@host:port/db?schema=s`."""
+    url = database_url(url)
+    parsed = urlparse(url)
+    if parsed.scheme == "sqlite":
+        path = unquote(url[len("sqlite:///"):]) if url.startswith("sqlite:///") else ""
+        if not path:
+            raise BadDatabaseUrl(f"bad SQLite URL {url!r}; use sqlite:///path/to/file.db")
+        if path == ":memory:":
+            path = f"file:ringside-{uuid.uuid4().hex}?mode=memory&cache=shared"
+        return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": path,
+                "IS_SNAPSHOTTING_ENABLED": "y"}
+    if parsed.scheme in ("postgresql", "postgres"):
+        if not parsed.hostname or not parsed.path.strip("/"):
+            raise BadDatabaseUrl(f"bad PostgreSQL URL {url!r}; use postgresql://user@host:port/dbname")
+        env = {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": parsed.path.strip("/"),
+               "POSTGRES_HOST": parsed.hostname, "POSTGRES_PORT": str(parsed.port or 5432),
+               "POSTGRES_USER": unquote(parsed.username or "postgres"),
+               "POSTGRES_PASSWORD": unquote(parsed.password or ""), "IS_SNAPSHOTTING_ENABLED": "y"}
+        schema = parse_qs(parsed.query).get("schema")
+        if schema:
+            env["POSTGRES_SCHEMA"] = schema[0]
+        return env
+    raise BadDatabaseUrl(f"unsupported database URL {url!r}; use sqlite:/// or postgresql://")
+
+
+class StoredRecord:
+    """What the library saves: a recorded battle event at (battle id, seq)."""
+    __slots__ = ("originator_id", "originator_version", "record")
+
+    def __init__(self, battle_id: uuid.UUID, record: Recorded):
+        self.originator_id = battle_id
+        self.originator_version = record.seq
+        self.record = record
+
+
+class StoredBlob:
+    """A snapshot or an idempotency record: a topic and a JSON body in its own sequence."""
+    __slots__ = ("originator_id", "originator_version", "topic", "body")
+
+    def __init__(self, originator_id: uuid.UUID, version: int, topic: str, body: dict[str, Any]):
+        self.originator_id = originator_id
+        self.originator_version = version
+        self.topic = topic
+        self.body = body
+
+
+class BattleMapper(Mapper):
+    """orjson on the way in; typed msgspec decode (with upcasting) on the way out."""
+
+    def __init__(self) -> None:
+        super().__init__(transcoder=None)  # type: ignore[arg-type]
+
+    def to_stored_event(self, domain_event: Any) -> StoredEvent:
+        if isinstance(domain_event, StoredBlob):
+            return StoredEvent(domain_event.originator_id, domain_event.originator_version,
+                               domain_event.topic, orjson.dumps(domain_event.body))
+        rec: Recorded = domain_event.record
+        body: dict[str, Any] = {"data": event_data(rec.event), "chain": rec.chain}
+        if type(rec.event).class_version > 1:
+            body["v"] = type(rec.event).class_version
+        return StoredEvent(domain_event.originator_id, rec.seq, rec.event.TOPIC, orjson.dumps(body))
+
+    def to_domain_event(self, stored: StoredEvent) -> Any:
+        body = orjson.loads(stored.state)
+        if stored.topic in (SNAPSHOT_TOPIC, IDEMPOTENCY_TOPIC):
+            return StoredBlob(stored.originator_id, stored.originator_version, stored.topic, body)  # type: ignore[arg-type]
+        event = decode_event(stored.topic, body["data"], body.get("v", 1))
+        return Recorded(stored.originator_version, event, body["chain"])
+
+
+class BattleStore(Application):
+    """The eventsourcing application holding every battle's events, snapshots and keys."""
+    name = "Battles"
+
+    def construct_mapper(self) -> Mapper:
+        return BattleMapper()
+
+
+class StateCache:
+    """Recent states by battle. A load reads only the events after the cached version."""
+
+    def __init__(self, size: int = 1024):
+        self._size = size
+        self._states: OrderedDict[str, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> Any | None:
+        with self._lock:
+            state = self._states.get(key)
+            if state is not None:
+                self._states.move_to_end(key)
+            return state
+
+    def put(self, key: str, state: Any) -> None:
+        with self._lock:
+            current = self._states.get(key)
+            if current is not None and current.seq > state.seq:
+                return
+            self._states[key] = state
+            self._states.move_to_end(key)
+            while len(self._states) > self._size:
+                self._states.popitem(last=False)
+
+    def drop(self, key: str) -> None:
+        with self._lock:
+            self._states.pop(key, None)
+
+
+def encode_snapshot(state: Any) -> dict[str, Any]:
+    return {"seq": state.seq, "chain": state.chain, "created": event_data(state.created),
+            "game": msgspec.to_builtins(state.game),
+            "outcome": msgspec.to_builtins(state.outcome) if state.outcome else None}

@@ -1,0 +1,164 @@
+"""Verify a replay: the hash chain, the seed commitment, and a full re-simulation.
+
+The re-simulation feeds each batch's action event back through `decide` under the pinned
+ruleset and requires every produced event to hash to the recorded chain: byte for byte.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from hashlib import blake2b
+from typing import Any
+
+from domain.engine.battle import BattleCreated, BattleEnded, decide_batch, open_battle
+from domain.engine.chain import GENESIS, chain_of
+from domain.engine.errors import RingsideError, UnknownRuleset
+from domain.engine.events import Event, Recorded, decode_event
+from domain.engine.ruleset import get_ruleset
+
+from .format import Replay
+
+
+@dataclass(frozen=True)
+class Report:
+    status: str                     # "ok", "fail", or "unverifiable" (pinned ruleset not installed)
+    events: int
+    head: str | None = None
+    seq: int | None = None          # the first bad event
+    reason: str | None = None
+    winner: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class Bad(Exception):
+    def __init__(self, seq: int | None, reason: str):
+        super().__init__(reason)
+        self.seq, self.reason = seq, reason
+
+
+class Unverifiable(Exception):
+    pass
+
+
+def verify(replay: Replay) -> Report:
+    events = replay.events
+    try:
+        head = check_chain(events)
+        records = decode(events)
+        check_seed(replay.header, records)
+        winner = resimulate(replay.header, records)
+    except Bad as bad:
+        return Report("fail", len(events), seq=bad.seq, reason=bad.reason)
+    except Unverifiable as why:
+        return Report("unverifiable", len(events), reason=str(why))
+    return Report("ok", len(events), head=head, winner=winner)
+
+
+def check_chain(events: list[Mapping[str, Any]]) -> str:
+    chain = GENESIS
+    for expected, line in enumerate(events, start=1):
+        if not isinstance(line, Mapping) or not {"seq", "type", "data", "chain"} <= set(line):
+            raise Bad(expected, "event line lacks seq, type, data or chain")
+        if line["seq"] != expected:
+            raise Bad(expected, f"expected seq {expected}, found {line['seq']!r} (missing, duplicated or reordered)")
+        if line["chain"] is None:
+            raise Bad(expected, "event is redacted; only a full replay can be verified")
+        if not isinstance(line["data"], Mapping) or not isinstance(line["type"], str):
+            raise Bad(expected, "event type or data is malformed")
+        chain = chain_of(chain, expected, line["type"], line["data"])
+        if chain != line["chain"]:
+            raise Bad(expected, "hash chain mismatch: the event or one before it was altered")
+    if not events:
+        raise Bad(1, "the replay has no events")
+    return chain
+
+
+def decode(events: list[Mapping[str, Any]]) -> list[Recorded]:
+    records = []
+    for line in events:
+        try:
+            records.append(Recorded(line["seq"], decode_event(line["type"], line["data"]), line["chain"]))
+        except RingsideError as exc:
+            raise Bad(line["seq"], exc.message) from None
+    return records
+
+
+def check_seed(header: Mapping[str, Any], records: list[Recorded]) -> None:
+    created = records[0].event
+    if not isinstance(created, BattleCreated):
+        raise Bad(1, "the first event is not BattleCreated")
+    seed = header.get("seed") or {}
+    if not isinstance(records[-1].event, BattleEnded):
+        raise Bad(records[-1].seq + 1, "the battle has not ended; its seed is not revealed yet")
+    revealed = seed.get("revealed")
+    try:
+        revealed_bytes = bytes.fromhex(revealed or "")
+    except ValueError:
+        raise Bad(1, "the revealed seed is not hex") from None
+    if blake2b(revealed_bytes, digest_size=32).hexdigest() != created.seed_commitment:
+        raise Bad(1, "the revealed seed does not match the seed commitment")
+    if seed.get("commitment") != created.seed_commitment or seed.get("nonces") != created.seed_nonces:
+        raise Bad(1, "the header's seed commitment or nonces differ from BattleCreated")
+    if created.seed != revealed or records[-1].event.seed != revealed:
+        raise Bad(1 if created.seed != revealed else records[-1].seq, "the seed in the log differs from the revealed seed")
+    pinned = header.get("ruleset") or {}
+    if (pinned.get("id"), pinned.get("version"), pinned.get("content_hash")) != \
+            (created.ruleset, created.ruleset_version, created.content_hash):
+        raise Bad(1, "the header's ruleset differs from the one BattleCreated pins")
+    if header.get("battle_id") != created.battle_id or header.get("players") != created.players \
+            or header.get("setup") != created.setup:
+        raise Bad(1, "the header's battle id, players or setup differ from BattleCreated")
+
+
+def resimulate(header: Mapping[str, Any], records: list[Recorded]) -> str | None:
+    created: BattleCreated = records[0].event  # type: ignore[assignment]
+    try:
+        ruleset = get_ruleset(created.ruleset)
+    except UnknownRuleset:
+        raise Unverifiable(f"ruleset {created.ruleset!r} is not installed") from None
+    if (ruleset.version, ruleset.content_hash) != (created.ruleset_version, created.content_hash):
+        raise Unverifiable(
+            f"the replay pins {created.ruleset} {created.ruleset_version} (content {created.content_hash}); "
+            f"installed is {ruleset.version} (content {ruleset.content_hash}); re-simulation needs the pinned one")
+    try:
+        state, produced = open_battle(
+            ruleset, battle_id=created.battle_id, setup=created.setup, players=created.players,
+            revealed=bytes.fromhex(created.seed or ""), nonces=created.seed_nonces,
+            token_hashes=created.seat_token_hashes, created_at=created.created_at, private=created.private)
+    except RingsideError as exc:
+        raise Bad(1, f"the setup does not start a battle: {exc.message}") from None
+    compare(produced, records)
+    at = len(produced)
+    while at < len(records):
+        action = records[at].event
+        seat = getattr(action, "seat", None)
+        if not action.starts_batch() or seat is None:
+            raise Bad(records[at].seq, f"{action.TOPIC} does not start a command batch")
+        try:
+            state, produced = decide_batch(ruleset, state, seat, action.command_wire())
+        except (RingsideError, TypeError) as exc:
+            raise Bad(records[at].seq, f"the action is not legal here: {getattr(exc, 'message', exc)}") from None
+        compare(produced, records[at:])
+        at += len(produced)
+    if state.outcome is None:
+        raise Bad(records[-1].seq, "re-simulation did not end the battle")
+    return state.outcome.winner
+
+
+def compare(produced: list[Recorded], recorded: list[Recorded]) -> None:
+    for i, mine in enumerate(produced):
+        if i >= len(recorded):
+            raise Bad(mine.seq, f"the log ends where re-simulation produces {mine.event.TOPIC}")
+        if mine.chain != recorded[i].chain:
+            raise Bad(recorded[i].seq, f"re-simulation produced {describe(mine.event)}, "
+                                       f"the log has {describe(recorded[i].event)}")
+
+
+def describe(event: Event) -> str:
+    return event.TOPIC
