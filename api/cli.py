@@ -52,6 +52,19 @@ def clean_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def parse_json_option(text: str, option: str) -> Any:
+    """JSON given inline, or `@path` to read it from a file."""
+    if text.startswith("@"):
+        try:
+            text = Path(text[1:]).read_text()
+        except OSError as exc:
+            fail(f"{option}: cannot read {text[1:]}: {exc.strerror}")
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        fail(f"{option} is not valid JSON: {exc}")
+
+
 def out_json(value: Any) -> None:
     sys.stdout.write(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode() + "\n")
 
@@ -75,6 +88,7 @@ def simulate(ruleset: str = typer.Option(..., help="Ruleset id."),
              battles: int = typer.Option(1, min=1, help="How many battles."),
              seed: str = typer.Option("0", help="Simulation seed: same seed, same battles."),
              bots: str = typer.Option("random,random", help="A policy per seat, comma-separated."),
+             setup: str = typer.Option(None, help="Setup as JSON, or @file.json (default: the ruleset's)."),
              db: str = DB, as_json: bool = typer.Option(False, "--json"),
              show_log: bool = typer.Option(False, "--show-log", help="Print the last battle's log.")) -> None:
     """Play bot-vs-bot battles and store them."""
@@ -83,12 +97,13 @@ def simulate(ruleset: str = typer.Option(..., help="Ruleset id."),
     if len(names) != len(rs.seats):
         fail(f"--bots needs {len(rs.seats)} policies, one per seat ({','.join(rs.seats)})")
     policies = {seat: get_policy(name.strip(), rs.id) for seat, name in zip(rs.seats, names)}
+    raw_setup = parse_json_option(setup, "--setup") if setup else None
     ids, events, started = [], 0, time.perf_counter()
     with Battles(db) as store, Progress(transient=True, disable=as_json) as progress:
         task = progress.add_task(f"{rs.id} battles", total=battles)
         for i in range(battles):
             match = play(rs, policies, battle_id=str(uuid.uuid4()), revealed=seeded_bytes(seed, "seed", i),
-                         bot_seed=seeded_bytes(seed, "bots", i), created_at=utc_now())
+                         bot_seed=seeded_bytes(seed, "bots", i), setup=raw_setup, created_at=utc_now())
             store.save_battle(match.records, match.state)
             ids.append(match.state.battle_id)
             events += len(match.records)

@@ -131,9 +131,13 @@ class Battles:
             self.snapshot(state)
 
     def snapshot(self, state: BattleState) -> None:
+        """Store a snapshot of `state`; one already there for that seq is just as good."""
         assert self.store.snapshots is not None
-        self.store.snapshots.put([StoredBlob(uuid.UUID(state.battle_id), state.seq, SNAPSHOT_TOPIC,
-                                             encode_snapshot(state))])
+        try:
+            self.store.snapshots.put([StoredBlob(uuid.UUID(state.battle_id), state.seq, SNAPSHOT_TOPIC,
+                                                 encode_snapshot(state))])
+        except IntegrityError:
+            pass
 
     @staticmethod
     def _key_id(bid: uuid.UUID, seat: str, key: str) -> uuid.UUID:

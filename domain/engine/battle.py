@@ -109,6 +109,9 @@ def decide_batch(ruleset: Ruleset[Any], state: BattleState, seat: str,
                           awaiting=sorted(waiting))
     cmd = command if isinstance(command, Command) else ruleset.codec.parse(command)
     events = ruleset.decide(state.game, seat, cmd, Rng(state.seed, batch_cursor(state.seq + 1)))
+    if not events or not events[0].starts_batch() or getattr(events[0], "seat", None) != seat:
+        raise RuntimeError(f"{ruleset.id}: a command batch must start with the acting seat's action event, "
+                           f"got {[e.TOPIC for e in events[:1]]}")
     return extend(ruleset, state, [], events)
 
 

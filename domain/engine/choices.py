@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
 import msgspec
+import orjson
 
 from .errors import RuleViolation
 from .events import Command, Event, Seat, secret
@@ -53,7 +54,8 @@ def lock_choice(pending: PendingChoices, seat: Seat, command: Command,
         raise RuleViolation(f"{seat} has no {pending.kind} choice to make")
     if seat in pending.locked:
         raise RuleViolation(f"{seat} has already locked a {pending.kind} choice")
-    choice = {k: v for k, v in msgspec.to_builtins(command).items() if k != "type"}
+    # JSON-shaped (lists, not tuples), so the live event equals its decoded copy.
+    choice = {k: v for k, v in orjson.loads(orjson.dumps(msgspec.to_builtins(command))).items() if k != "type"}
     events: list[Event] = [ChoiceLocked(seat=seat, kind=pending.kind, choice=choice)]
     everyone = {**pending.locked, seat: choice}
     if set(everyone) != set(pending.awaiting):

@@ -145,13 +145,13 @@ def combat_action(b: Resolver[Duel], seat: str, cmd: PlayAttack | PlayDrill | Pa
             end_step(b)
         return
     card = playable(b.state, seat, cmd.card, "attack" if isinstance(cmd, PlayAttack) else "drill")
-    cost = b.query(Cost(seat=seat, card=card.id, kind=card.kind, amount=card.cost)).amount
+    cost = Cost(seat=seat, card=card.id, kind=card.kind, amount=card.cost)
     if isinstance(cmd, PlayDrill):
         b.emit(ev.DrillPlayed(seat=seat, card=card.id))
-        pay(b, seat, cost)
+        pay(b, seat, b.query(cost).amount)
         return
     b.emit(ev.AttackPlayed(seat=seat, card=card.id))
-    pay(b, seat, cost)
+    pay(b, seat, b.query(cost).amount)
     strike = Strike(arrows=card.arrows)
     if card.effect is not None:
         strike = ATTACK_EFFECTS[card.effect](b, seat, card, strike)

@@ -1,0 +1,211 @@
+"""The contract every ruleset passes. A ruleset's test module subclasses `RulesetContract`,
+sets `ruleset_id`, and supplies what only it knows: how to change the data a seat hides,
+and commands that must be refused in a given state."""
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any, ClassVar
+
+import msgspec
+import orjson
+import pytest
+
+from domain.ai import get_policy
+from domain.ai.match import Match, play, seeded_bytes
+from domain.battles import Battles
+from domain.engine.battle import BattleState, decide_batch
+from domain.engine.errors import NotYourTurn, RuleViolation
+from domain.engine.events import OMNISCIENT, SPECTATOR, Recorded, Viewer, decode_event, hidden_fields, redact, \
+    wire_event, Secret
+from domain.engine.rng import Rng
+from domain.engine.ruleset import Ruleset, get_ruleset
+from replays.format import build, dumps, loads
+from replays.verify import verify
+
+
+class RulesetContract:
+    ruleset_id: ClassVar[str]
+    playouts: ClassVar[int] = 12
+    policies: ClassVar[tuple[str, ...]] = ("random", "greedy")
+    # What the rules hide, declared apart from the event classes' markers:
+    # topic -> {field: owner field, or None for data no player may see}.
+    hidden_by_rule: ClassVar[dict[str, dict[str, str | None]]] = {}
+
+    # -- what each ruleset supplies -----------------------------------------------------------
+    def perturb_hidden(self, game: Any, owner: str | None, rng: Rng) -> Any:
+        """Change only data that `owner` hides from everyone else (None: data no player sees)."""
+        raise NotImplementedError
+
+    def refused_commands(self, game: Any, seat: str) -> Sequence[dict[str, Any]]:
+        """Wire commands that `decide` must refuse in this state for the awaiting `seat`."""
+        raise NotImplementedError
+
+    # -- shared machinery ---------------------------------------------------------------------
+    @property
+    def ruleset(self) -> Ruleset[Any]:
+        return get_ruleset(self.ruleset_id)
+
+    def match(self, i: int, policy: str = "random") -> Match:
+        bots = {seat: get_policy(policy, self.ruleset_id) for seat in self.ruleset.seats}
+        return play(self.ruleset, bots, battle_id=f"00000000-0000-4000-8000-{i:012d}",
+                    revealed=seeded_bytes("contract", i), bot_seed=seeded_bytes("contract-bots", i, policy))
+
+    def states(self, match: Match) -> Iterator[BattleState]:
+        """Every state after each batch of a match, re-folded from its records."""
+        from domain.engine.battle import fold
+        state = None
+        for rec in match.records:
+            state = fold(self.ruleset, state, rec)
+            if state.game is not None and (rec is match.records[-1] or match.records[rec.seq].event.starts_batch()):
+                yield state
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def matches(cls) -> list[Match]:
+        return [cls().match(i, cls.policies[i % len(cls.policies)]) for i in range(cls.playouts)]
+
+    # -- the contract -------------------------------------------------------------------------
+    def test_random_playouts_terminate_with_an_outcome(self, matches):
+        for m in matches:
+            assert m.state.outcome is not None
+            assert m.records[-1].event.TOPIC == "engine.BattleEnded"
+            assert not self.ruleset.awaiting(m.state.game) or m.state.outcome is not None
+
+    def test_every_legal_command_is_accepted(self, matches):
+        for state in self.states(matches[0]):
+            for seat in self.ruleset.awaiting(state.game):
+                legal = self.ruleset.legal_commands(state.game, seat)
+                assert legal, f"{seat} is awaited at seq {state.seq} but has no legal command"
+                for cmd in legal:
+                    decide_batch(self.ruleset, state, seat, self.ruleset.codec.wire(cmd))
+
+    def test_illegal_commands_are_refused(self, matches):
+        refused = 0
+        for state in self.states(matches[1]):
+            waiting = self.ruleset.awaiting(state.game)
+            for seat in self.ruleset.seats:
+                if seat not in waiting and state.outcome is None:
+                    any_cmd = self.ruleset.codec.wire(self.ruleset.legal_commands(state.game, next(iter(waiting)))[0])
+                    with pytest.raises(NotYourTurn):
+                        decide_batch(self.ruleset, state, seat, any_cmd)
+                    continue
+                for wire in [*self.refused_commands(state.game, seat), {"type": "no_such_command"}]:
+                    with pytest.raises(RuleViolation):
+                        decide_batch(self.ruleset, state, seat, wire)
+                    refused += 1
+        assert refused > 0
+
+    def test_events_and_state_round_trip_through_orjson(self, matches):
+        for rec in matches[0].records:
+            wire = orjson.loads(orjson.dumps(wire_event(rec, OMNISCIENT, True)))
+            assert decode_event(wire["type"], wire["data"]) == rec.event
+        for state in self.states(matches[0]):
+            raw = orjson.dumps(msgspec.to_builtins(state.game))
+            assert msgspec.convert(orjson.loads(raw), type=self.ruleset.state_type) == state.game
+
+    def test_rebuild_from_the_store_equals_live_state(self, matches, tmp_path):
+        url = f"sqlite:///{tmp_path / 'rebuild.db'}"
+        with Battles(url, snapshot_every=25) as store:
+            for m in matches[:3]:
+                store.save_battle(m.records, m.state)
+                store.snapshot(m.state)
+        with Battles(url) as cold:
+            for m in matches[:3]:
+                assert cold.load(m.state.battle_id) == m.state
+                middle = len(m.records) // 2
+                assert cold.load(m.state.battle_id, at=middle) == next(
+                    s for s in self.states_at(m, middle))
+
+    def states_at(self, m: Match, seq: int) -> Iterator[BattleState]:
+        from domain.engine.battle import fold
+        state = None
+        for rec in m.records[:seq]:
+            state = fold(self.ruleset, state, rec)
+        yield state
+
+    def test_verify_passes(self, matches):
+        for m in matches:
+            report = verify(loads(dumps(build(m.state, m.records))))
+            assert report.ok, report
+            assert report.head == m.records[-1].chain
+            assert report.winner == m.state.outcome.winner
+
+    def test_same_seed_same_commands_same_bytes(self):
+        first, again = self.match(7, "greedy"), self.match(7, "greedy")
+        assert dumps(build(first.state, first.records)) == dumps(build(again.state, again.records))
+        other = self.match(8, "greedy")
+        assert dumps(build(first.state, first.records)) != dumps(build(other.state, other.records))
+
+    def test_hidden_event_fields_never_reach_other_viewers(self, matches):
+        """Change only hidden values; every viewer who may not see them gets the same bytes."""
+        checked = 0
+        for rec in matches[0].records:
+            marks = hidden_fields(type(rec.event))
+            if not marks:
+                continue
+            changed = msgspec.structs.replace(rec.event, **{name: _other(getattr(rec.event, name))
+                                                            for name, _ in marks})
+            for viewer in self.viewers():
+                sees = {name for name, mark in marks
+                        if isinstance(mark, Secret) and viewer.seat == getattr(rec.event, mark.owner)}
+                if sees:
+                    continue
+                assert redact(rec.event, viewer, False) == redact(changed, viewer, False), (rec.seq, viewer)
+                assert wire_event(rec, viewer, False)["chain"] is None or not any(
+                    getattr(rec.event, n) is not None for n, _ in marks)
+                checked += 1
+        assert checked > 0
+
+    def test_what_the_rules_hide_is_hidden_in_every_viewers_log(self, matches):
+        assert self.hidden_by_rule, "declare hidden_by_rule for this ruleset"
+        seen = set()
+        for rec in matches[0].records:
+            fields = self.hidden_by_rule.get(rec.event.TOPIC, {})
+            for viewer in self.viewers():
+                data = wire_event(rec, viewer, False)["data"]
+                for name, owner in fields.items():
+                    if owner is not None and viewer.seat == data[owner]:
+                        continue
+                    assert data[name] is None, f"{rec.event.TOPIC}.{name} reaches {viewer} at seq {rec.seq}"
+                    seen.add(rec.event.TOPIC)
+        assert seen == set(self.hidden_by_rule) - set(self.rare_hidden_topics)
+
+    rare_hidden_topics: ClassVar[tuple[str, ...]] = ()
+
+    def test_views_do_not_depend_on_what_the_viewer_may_not_see(self, matches):
+        rng = Rng(b"perturb")
+        checked = 0
+        for state in self.states(matches[0]):
+            for owner in (*self.ruleset.seats, None):
+                other = self.perturb_hidden(state.game, owner, rng)
+                assert other != state.game, f"perturb_hidden changed nothing for {owner} at seq {state.seq}"
+                for viewer in self.viewers():
+                    if owner is not None and viewer.seat == owner:
+                        continue
+                    assert orjson.dumps(self.ruleset.view(state.game, viewer)) == \
+                        orjson.dumps(self.ruleset.view(other, viewer)), (state.seq, owner, viewer)
+                    checked += 1
+        assert checked > 0
+
+    def viewers(self) -> list[Viewer]:
+        return [SPECTATOR, *(Viewer(seat=s) for s in self.ruleset.seats)]
+
+
+def _other(value: Any) -> Any:
+    """A different value of the same shape, for the hidden-field leak test."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value[::-1] + "~"
+    if isinstance(value, tuple):
+        return tuple(_other(v) for v in reversed(value)) + ("~",)
+    if isinstance(value, dict):
+        return {**{k: _other(v) for k, v in value.items()}, "~": 1}
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    return ["~"]
+
+
+_ = Recorded

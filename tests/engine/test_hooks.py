@@ -1,0 +1,91 @@
+import msgspec
+import pytest
+
+from domain.engine.errors import ResolveDepthExceeded
+from domain.engine.hooks import Effect, EffectTriggered, Hooks, Phase, Resolver, modify
+from domain.engine.events import Event
+
+
+class Hit(Event, frozen=True, kw_only=True):
+    TOPIC = "test.Hit"
+    target: str
+    amount: int
+
+
+class Healed(Event, frozen=True, kw_only=True):
+    TOPIC = "test.Healed"
+    target: str
+
+
+class Board(msgspec.Struct, frozen=True):
+    hp: dict
+    effects: tuple = ()
+
+
+def evolve(s: Board, e: Event) -> Board:
+    if isinstance(e, Hit):
+        return msgspec.structs.replace(s, hp={**s.hp, e.target: s.hp[e.target] - e.amount})
+    return s
+
+
+HOOKS = Hooks()
+calls: list[str] = []
+
+
+@HOOKS.hook(Phase.BEFORE, on=Hit, kind="armor", priority=1)
+def armor(ctx, s, e):
+    calls.append(f"armor:{ctx.effect.owner}")
+    return msgspec.structs.replace(e, amount=max(0, e.amount - ctx.effect.severity)) if e.target == ctx.effect.owner else e
+
+
+@HOOKS.hook(Phase.BEFORE, on=Hit, kind="rage")
+def rage(ctx, s, e):
+    calls.append(f"rage:{ctx.effect.owner}")
+    return msgspec.structs.replace(e, amount=e.amount * 2)
+
+
+@HOOKS.hook(Phase.BEFORE, on=Hit, kind="shield")
+def shield(ctx, s, e):
+    return None if e.target == ctx.effect.owner else e
+
+
+@HOOKS.hook(Phase.AFTER, on=Hit, kind="thorns")
+def thorns(ctx, s, e):
+    return [Hit(target="b" if e.target == "a" else "a", amount=1)] if e.target == ctx.effect.owner else []
+
+
+def run(effects, event):
+    b = Resolver(Board(hp={"a": 10, "b": 10}, effects=tuple(effects)), evolve, HOOKS, lambda s: s.effects, None)
+    b.emit(event)
+    return b
+
+
+def test_before_modifiers_run_by_priority_then_source_order():
+    calls.clear()
+    b = run([Effect(kind="armor", owner="a", severity=1), Effect(kind="rage", owner="b")], Hit(target="a", amount=3))
+    assert calls == ["rage:b", "armor:a"]            # priority 0 before priority 1, whatever the source order
+    assert b.state.hp == {"a": 5, "b": 10}            # (3 * 2) - 1
+    assert [type(e).__name__ for e in b.events] == ["EffectTriggered", "EffectTriggered", "Hit"]
+
+
+def test_a_cancelled_event_is_not_applied_but_leaves_a_trace():
+    b = run([Effect(kind="shield", owner="a")], Hit(target="a", amount=3))
+    assert b.state.hp["a"] == 10
+    assert b.events == [EffectTriggered(kind="shield", owner="a", on="test.Hit", cancelled=True)]
+
+
+def test_after_reactions_chain_and_are_explained():
+    b = run([Effect(kind="thorns", owner="a")], Hit(target="a", amount=2))
+    assert [e for e in b.events if isinstance(e, Hit)] == [Hit(target="a", amount=2), Hit(target="b", amount=1)]
+    assert b.events[1] == EffectTriggered(kind="thorns", owner="a", on="test.Hit")
+
+
+def test_reaction_loops_hit_the_depth_cap():
+    with pytest.raises(ResolveDepthExceeded):
+        run([Effect(kind="thorns", owner="a"), Effect(kind="thorns", owner="b")], Hit(target="a", amount=1))
+
+
+def test_modify_is_pure_and_reports_who_changed_it():
+    effects = (Effect(kind="rage", owner="x"),)
+    assert modify(HOOKS, effects, None, Hit(target="a", amount=2)) == (Hit(target="a", amount=4), [effects[0]])
+    assert modify(HOOKS, (), None, Hit(target="a", amount=2)) == (Hit(target="a", amount=2), [])
