@@ -44,9 +44,13 @@ def play(ruleset: Ruleset[Any], bots: Mapping[str, Policy], *, battle_id: str, r
             raise RuntimeError(f"{ruleset.id}: nobody can act at seq {state.seq} but the battle has not ended")
         seat = waiting[0]
         bot = bots[seat]
-        legal = [ruleset.codec.wire(c) for c in ruleset.legal_commands(state.game, seat)]
-        view = ruleset.view(state.game, Viewer(seat=seat)) if bot.needs_view else None
-        state, batch = decide_batch(ruleset, state, seat, bot.choose(view, legal, rng))
+        legal = ruleset.legal_commands(state.game, seat)
+        if bot.needs_view:
+            view = ruleset.view(state.game, Viewer(seat=seat))
+            choice = bot.choose(view, [ruleset.codec.wire(c) for c in legal], rng)
+        else:
+            choice = bot.choose(None, legal, rng)      # picks one of the commands as they are
+        state, batch = decide_batch(ruleset, state, seat, choice)
         records.extend(batch)
         decisions += 1
     return Match(state, records, decisions)

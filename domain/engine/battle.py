@@ -117,10 +117,21 @@ def decide_batch(ruleset: Ruleset[Any], state: BattleState, seat: str,
 
 def extend(ruleset: Ruleset[Any], state: BattleState, out: list[Recorded],
            events: Sequence[Event]) -> tuple[BattleState, list[Recorded]]:
-    for event in events:
-        rec = record(state.chain, state.seq + 1, event)
-        state = fold(ruleset, state, rec)
-        out.append(rec)
+    decided = getattr(events, "state", None)
+    if decided is not None:
+        # The resolver already evolved these events: chain them, then take its state.
+        seq, chain = state.seq, state.chain
+        for event in events:
+            seq += 1
+            rec = record(chain, seq, event)
+            chain = rec.chain
+            out.append(rec)
+        state = msgspec.structs.replace(state, seq=seq, chain=chain, game=decided)
+    else:
+        for event in events:
+            rec = record(state.chain, state.seq + 1, event)
+            state = fold(ruleset, state, rec)
+            out.append(rec)
     result = ruleset.outcome(state.game)
     if result is not None:
         ended = BattleEnded(winner=result.winner, reason=result.reason, seed=state.created.seed or "")

@@ -56,16 +56,33 @@ class Hooks:
 
     def __init__(self) -> None:
         self._by_kind: dict[tuple[str, Phase, type], list[tuple[int, Handler]]] = {}
+        self._hooked: set[tuple[Phase, type]] = set()
+        self._plans: dict[tuple[Phase, type, tuple[Effect, ...]], list[tuple[Effect, Handler]]] = {}
         self.kinds: set[str] = set()
 
     def hook(self, phase: Phase, *, on: type, kind: str, priority: int = 0) -> Callable[[Handler], Handler]:
         def register(fn: Handler) -> Handler:
             self._by_kind.setdefault((kind, phase, on), []).append((priority, fn))
+            self._hooked.add((phase, on))
+            self._plans.clear()
             self.kinds.add(kind)
             return fn
         return register
 
-    def handlers(self, phase: Phase, on: type, effects: Iterable[Effect]) -> list[tuple[Effect, Handler]]:
+    def hooked(self, phase: Phase, on: type) -> bool:
+        """Whether any effect kind hooks this phase of this type (the fast path skips the rest)."""
+        return (phase, on) in self._hooked
+
+    def handlers(self, phase: Phase, on: type, effects: Sequence[Effect]) -> list[tuple[Effect, Handler]]:
+        key = (phase, on, tuple(effects))
+        plan = self._plans.get(key)
+        if plan is None:
+            if len(self._plans) > 8192:
+                self._plans.clear()
+            plan = self._plans[key] = self._plan(phase, on, key[2])
+        return plan
+
+    def _plan(self, phase: Phase, on: type, effects: Iterable[Effect]) -> list[tuple[Effect, Handler]]:
         found = []
         for order, effect in enumerate(effects):
             for priority, fn in self._by_kind.get((effect.kind, phase, on), ()):
@@ -83,7 +100,7 @@ class Resolver(Generic[S]):
     def __init__(self, state: S, evolve: Callable[[S, Event], S], hooks: Hooks,
                  effects: Callable[[S], Sequence[Effect]], rng: Any, *, depth_cap: int = 24):
         self.state = state
-        self.events: list[Event] = []
+        self.events: Decided = Decided()
         self.rng = rng
         self._evolve = evolve
         self._hooks = hooks
@@ -104,13 +121,17 @@ class Resolver(Generic[S]):
         try:
             if self._depth > self._cap:
                 raise ResolveDepthExceeded(f"hook reactions nested deeper than {self._cap} at {event.TOPIC}")
-            final, changed_by = modify(self._hooks, self._effects(self.state), self.state, event, self)
-            for effect in changed_by:
-                self._record(EffectTriggered(kind=effect.kind, owner=effect.owner, on=event.TOPIC,
-                                             cancelled=final is None and effect is changed_by[-1]))
-            if final is None:
-                return None
+            final = event
+            if self._hooks.hooked(Phase.BEFORE, type(event)):
+                final, changed_by = modify(self._hooks, self._effects(self.state), self.state, event, self)
+                for effect in changed_by:
+                    self._record(EffectTriggered(kind=effect.kind, owner=effect.owner, on=event.TOPIC,
+                                                 cancelled=final is None and effect is changed_by[-1]))
+                if final is None:
+                    return None
             self._record(final)
+            if not self._hooks.hooked(Phase.AFTER, type(final)):
+                return final
             for effect, fn in self._hooks.handlers(Phase.AFTER, type(final), self._effects(self.state)):
                 reactions = fn(HookContext(effect, self), self.state, final)
                 if reactions:
@@ -135,6 +156,15 @@ class Resolver(Generic[S]):
     def _record(self, event: Event) -> None:
         self.state = self._evolve(self.state, event)
         self.events.append(event)
+        self.events.state = self.state
+
+
+class Decided(list):
+    """The events `decide` returns, carrying the state they lead to.
+
+    The battle runner takes `state` instead of evolving every event a second time.
+    """
+    state: Any = None
 
 
 def modify(hooks: Hooks, effects: Sequence[Effect], state: Any, proposal: Any,

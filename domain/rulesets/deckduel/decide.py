@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 
 from domain.engine.choices import lock_choice
@@ -21,12 +22,17 @@ from .setup import DuelSetup
 from .state import SEATS, Duel, opponent, without_all
 
 
-def active_effects(s: Duel) -> list[Effect]:
+def active_effects(s: Duel) -> tuple[Effect, ...]:
     """Drills in play, p1's then p2's, in the order they were played."""
     if not (s.p1.drills or s.p2.drills):
-        return []
-    return [Effect(kind=CARDS[card].drill, owner=seat, source=card)
-            for seat in SEATS for card in s.side(seat).drills]
+        return ()
+    return _drill_effects(s.p1.drills, s.p2.drills)
+
+
+@lru_cache(maxsize=4096)
+def _drill_effects(*drills: tuple[str, ...]) -> tuple[Effect, ...]:
+    return tuple(Effect(kind=CARDS[card].drill, owner=seat, source=card)
+                 for seat, pile in zip(SEATS, drills) for card in pile)
 
 
 def resolver(s: Duel, rng: Rng) -> Resolver[Duel]:
@@ -38,6 +44,8 @@ def effective(s: Duel, query: object) -> int:
 
 
 def cost_of(s: Duel, seat: str, card: Card) -> int:
+    if not (s.p1.drills or s.p2.drills):
+        return card.cost
     return effective(s, Cost(seat=seat, card=card.id, kind=card.kind, amount=card.cost))
 
 

@@ -13,12 +13,15 @@ from .state import SEATS, Duel, Params, Side, opponent, without, without_all
 
 
 def evolve(state: Duel | None, event: ev.Event) -> Duel:
-    return _evolve(event, state)
+    return _dispatch(event.__class__)(event, state)
 
 
 @singledispatch
 def _evolve(event: ev.Event, s: Duel) -> Duel:
     raise TypeError(f"deckduel cannot apply {event.TOPIC}")
+
+
+_dispatch = _evolve.dispatch
 
 
 @_evolve.register

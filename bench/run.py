@@ -1,0 +1,124 @@
+"""Ringside benchmarks (never timed tests). Prints medians of several repeats, each beside a
+baseline measured in the same run on the same data.
+
+    python bench/run.py [--ruleset deckduel] [--battles 200] [--repeats 5] [--json]
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from domain.ai import get_policy  # noqa: E402
+from domain.ai.match import play, seeded_bytes  # noqa: E402
+from domain.battles import Battles  # noqa: E402
+from domain.engine.battle import fold  # noqa: E402
+from domain.engine.chain import GENESIS, chain_of  # noqa: E402
+from domain.engine.events import event_data  # noqa: E402
+from domain.engine.ruleset import get_ruleset  # noqa: E402
+from replays.format import build  # noqa: E402
+from replays.verify import verify  # noqa: E402
+
+TARGETS = {"decisions_per_s": 20_000, "sim_events_per_s": 100_000, "rebuild_decoded_events_per_s": 300_000,
+           "rebuild_sqlite_events_per_s": 50_000, "verify_events_per_s": 50_000}
+
+
+def median_rate(fn, count: int, repeats: int) -> float:
+    rates = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        fn()
+        rates.append(count / (time.perf_counter() - started))
+    return statistics.median(rates)
+
+
+def simulate(ruleset, battles: int, policy: str = "random"):
+    bots = {seat: get_policy(policy, ruleset.id) for seat in ruleset.seats}
+    return [play(ruleset, bots, battle_id=str(uuid.UUID(int=i)), revealed=seeded_bytes("bench", i),
+                 bot_seed=seeded_bytes("bench-bots", i)) for i in range(battles)]
+
+
+def run(ruleset_id: str, battles: int, repeats: int) -> dict[str, float]:
+    ruleset = get_ruleset(ruleset_id)
+    matches = simulate(ruleset, battles)
+    events = sum(len(m.records) for m in matches)
+    decisions = sum(m.decisions for m in matches)
+    results: dict[str, float] = {"battles": battles, "events": events, "decisions": decisions}
+
+    sim_rate = median_rate(lambda: simulate(ruleset, battles), 1, repeats)
+    results["decisions_per_s"] = sim_rate * decisions
+    results["sim_events_per_s"] = sim_rate * events
+
+    def chain_only():
+        for m in matches:
+            chain = GENESIS
+            for r in m.records:
+                chain = chain_of(chain, r.seq, r.event.TOPIC, event_data(r.event))
+    results["baseline_chain_only_events_per_s"] = median_rate(chain_only, events, repeats)
+
+    def rebuild_decoded():
+        for m in matches:
+            state = None
+            for r in m.records:
+                state = fold(ruleset, state, r)
+    results["rebuild_decoded_events_per_s"] = median_rate(rebuild_decoded, events, repeats)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite:///{Path(tmp) / 'bench.db'}"
+        with Battles(url, snapshot_every=0) as store:
+            for m in matches:
+                store.save_battle(m.records, m.state)
+        with Battles(url, snapshot_every=0, cache_size=1) as store:
+            ids = [m.state.battle_id for m in matches]
+
+            def rebuild_sqlite():
+                for bid in ids:
+                    store.cache.drop(bid)
+                    store.load(bid)
+
+            def raw_select():
+                for bid in ids:
+                    list(store.store.recorder.select_events(uuid.UUID(bid)))
+            results["rebuild_sqlite_events_per_s"] = median_rate(rebuild_sqlite, events, repeats)
+            results["baseline_sqlite_select_events_per_s"] = median_rate(raw_select, events, repeats)
+
+    replays = [orjson.loads(orjson.dumps(build(m.state, m.records).__dict__)) for m in matches]
+
+    def verify_all():
+        from replays.format import Replay
+        for r in replays:
+            assert verify(Replay(r["header"], r["events"])).ok
+    results["verify_events_per_s"] = median_rate(verify_all, events, repeats)
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ruleset", default="deckduel")
+    parser.add_argument("--battles", type=int, default=200)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    results = run(args.ruleset, args.battles, args.repeats)
+    if args.json:
+        print(orjson.dumps(results, option=orjson.OPT_INDENT_2).decode())
+        return
+    print(f"{args.ruleset}: {results['battles']} battles, {results['events']} events, "
+          f"{results['decisions']} decisions; medians of {args.repeats} runs, one core")
+    for key, value in results.items():
+        if key.endswith("_per_s"):
+            target = TARGETS.get(key)
+            verdict = "" if target is None else f"  target >= {target:,}  {'met' if value >= target else 'MISSED'}"
+            print(f"  {key:<38} {value:>12,.0f}{verdict}")
+
+
+if __name__ == "__main__":
+    main()
