@@ -14,7 +14,7 @@ import msgspec
 from eventsourcing.persistence import IntegrityError
 
 from domain.engine.battle import BattleCreated, BattleState, decide_batch, fold, open_battle
-from domain.engine.errors import IdempotencyConflict, StaleState, UnknownBattle
+from domain.engine.errors import IdempotencyConflict, SeqOutOfRange, StaleState, UnknownBattle
 from domain.engine.events import Recorded, Viewer, decode_event, wire_event
 from domain.engine.ruleset import Outcome, Ruleset, get_ruleset
 from domain.store import (IDEMPOTENCY_TOPIC, SNAPSHOT_TOPIC, BattleStore, StateCache, StoredBlob,
@@ -158,6 +158,8 @@ class Battles:
     def load(self, battle_id: str, at: int | None = None) -> BattleState:
         """The state now (cache + the events after it) or at seq `at` (snapshot + the rest)."""
         bid = parse_battle_id(battle_id)
+        if at is not None and at < 1:
+            raise SeqOutOfRange(f"seq {at} is out of range; the first event is seq 1", seq=at)
         state = self.cache.get(str(bid)) if at is None else None
         if state is None or (at is not None and state.seq > at):
             state = self._from_snapshot(bid, at)
@@ -168,6 +170,8 @@ class Battles:
             state = fold(ruleset, state, stored)
         if state is None:
             raise UnknownBattle(f"no battle {battle_id!r}", battle_id=str(battle_id))
+        if at is not None and state.seq < at:
+            raise SeqOutOfRange(f"the battle has {state.seq} events; there is no seq {at}", seq=at, last=state.seq)
         if at is None:
             self.cache.put(str(bid), state)
         return state
@@ -180,8 +184,8 @@ class Battles:
         body = found[0].body
         created = decode_event(BattleCreated.TOPIC, body["created"])
         ruleset = get_ruleset(created.ruleset)
-        if created.ruleset_version != ruleset.version:
-            return None
+        if (created.ruleset_version, created.content_hash) != (ruleset.version, ruleset.content_hash):
+            return None     # a snapshot folded by other rules; fold from the events instead
         first = fold(ruleset, None, Recorded(1, created, ""))
         return msgspec.structs.replace(
             first, seq=body["seq"], chain=body["chain"], game=msgspec.convert(body["game"], type=ruleset.state_type),

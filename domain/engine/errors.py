@@ -51,6 +51,11 @@ class UnknownBattle(RingsideError):
     code = "not_found"
 
 
+class SeqOutOfRange(RingsideError):
+    """Time travel to a seq the battle has not reached (or below 1)."""
+    code = "seq_out_of_range"
+
+
 class ResolveDepthExceeded(RingsideError):
     """Hook reactions chained deeper than the cap: a content loop, not a client error."""
     code = "resolve_depth"

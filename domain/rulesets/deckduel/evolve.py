@@ -40,10 +40,15 @@ def _(e: ev.DeckPrepared, s: Duel) -> Duel:
     return _side(s, e.seat, deck=e.order)
 
 
+def _from_deck_top(s: Duel, seat: str, count: int, pile: str) -> Duel:
+    """The top `count` cards of the deck onto the end of `pile` (hand, energy or discard)."""
+    side = s.side(seat)
+    return _side(s, seat, deck=side.deck[count:], **{pile: getattr(side, pile) + side.deck[:count]})
+
+
 @_evolve.register
 def _(e: ev.CardsDrawn, s: Duel) -> Duel:
-    side = s.side(e.seat)
-    return _side(s, e.seat, deck=side.deck[e.count:], hand=side.hand + side.deck[:e.count])
+    return _from_deck_top(s, e.seat, e.count, "hand")
 
 
 @_evolve.register
@@ -54,8 +59,7 @@ def _(e: ev.CardsReturned, s: Duel) -> Duel:
 
 @_evolve.register
 def _(e: ev.EnergyGained, s: Duel) -> Duel:
-    side = s.side(e.seat)
-    return _side(s, e.seat, deck=side.deck[e.count:], energy=side.energy + side.deck[:e.count])
+    return _from_deck_top(s, e.seat, e.count, "energy")
 
 
 @_evolve.register
@@ -114,10 +118,7 @@ def _(e: ev.DamageDealt, s: Duel) -> Duel:
 
 @_evolve.register
 def _(e: ev.DamageFlipped, s: Duel) -> Duel:
-    side = s.side(e.seat)
-    if e.perfect:
-        return _side(s, e.seat, deck=side.deck[1:], hand=side.hand + (e.card,))
-    return _side(s, e.seat, deck=side.deck[1:], discard=side.discard + (e.card,))
+    return _from_deck_top(s, e.seat, 1, "hand" if e.perfect else "discard")
 
 
 @_evolve.register
@@ -132,8 +133,7 @@ def _(e: ev.AttackResolved, s: Duel) -> Duel:
 
 @_evolve.register
 def _(e: ev.CardsMilled, s: Duel) -> Duel:
-    side = s.side(e.seat)
-    return _side(s, e.seat, deck=side.deck[len(e.cards):], discard=side.discard + e.cards)
+    return _from_deck_top(s, e.seat, len(e.cards), "discard")
 
 
 @_evolve.register

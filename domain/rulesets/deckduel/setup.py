@@ -54,9 +54,7 @@ def parse_params(raw: Any) -> Params:
     try:
         params = msgspec.convert(raw, type=Params)
     except msgspec.ValidationError as exc:
-        path = str(exc).rsplit("at `$.", 1)
-        field = path[1].rstrip("`") if len(path) == 2 else "params"
-        raise SetupError(f"params.{field}" if field != "params" else "params", str(exc)) from None
+        raise SetupError(_params_field(str(exc)), str(exc)) from None
     for name in ("deck_size", "initial_hand", "starting_energy", "power_up", "ready_draw", "hand_size"):
         if getattr(params, name) < 0:
             raise SetupError(f"params.{name}", "must not be negative")
@@ -65,13 +63,22 @@ def parse_params(raw: Any) -> Params:
     return params
 
 
+def _params_field(message: str) -> str:
+    """`params.x` from msgspec's "... at `$.x`" or "unknown field `x`" messages."""
+    for marker in ("at `$.", "unknown field `"):
+        if marker in message:
+            return "params." + message.split(marker, 1)[1].split("`", 1)[0]
+    return "params"
+
+
 def parse_seat(seat: str, raw: Any, params: Params) -> tuple[str, tuple[str, ...], bool]:
     if not isinstance(raw, Mapping):
         raise SetupError(seat, "needs an object with a 'character'")
     unknown = set(raw) - SEAT_KEYS
     if unknown:
         raise SetupError(f"{seat}.{sorted(unknown)[0]}", "unknown field")
-    character = CONTENT.characters.get(raw.get("character"))  # type: ignore[arg-type]
+    name = raw.get("character")
+    character = CONTENT.characters.get(name) if isinstance(name, str) else None
     if character is None:
         raise SetupError(f"{seat}.character",
                          f"unknown character {raw.get('character')!r}; known: {', '.join(CONTENT.characters)}")
@@ -79,7 +86,7 @@ def parse_seat(seat: str, raw: Any, params: Params) -> tuple[str, tuple[str, ...
     if not isinstance(deck, list):
         raise SetupError(f"{seat}.deck", "must be a list of card ids")
     for i, card in enumerate(deck):
-        if card not in CARDS:
+        if not isinstance(card, str) or card not in CARDS:
             raise SetupError(f"{seat}.deck[{i}]", f"unknown card {card!r}")
     if len(deck) != params.deck_size:
         raise SetupError(f"{seat}.deck", f"has {len(deck)} cards; a deck has {params.deck_size}")

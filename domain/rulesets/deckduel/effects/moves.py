@@ -37,14 +37,18 @@ def deal_damage(b: Resolver[Duel], seat: str, amount: int, *, source: str | None
     remaining, ignore_icons = dealt.amount, dealt.pierce
     params = b.state.params
     with b.deeper():
-        while remaining > 0 and b.state.side(seat).deck:
+        # An empty deck (either one: a counter can empty the attacker's) decides the battle at once.
+        while remaining > 0 and not b.state.deck_out():
             card = CARDS[b.state.side(seat).deck[0]]
             remaining -= 1
-            icons = 0 if ignore_icons > 0 else card.defense
+            pierced = ignore_icons > 0
             ignore_icons -= 1
-            perfect = icons == remaining and (icons > 0 or params.zero_icon_perfect)
+            icons = 0 if pierced else card.defense
+            # A pierced card defends nothing, so it can never be a perfect defense.
+            perfect = not pierced and icons == remaining and (icons > 0 or params.zero_icon_perfect)
             remaining = 0 if perfect else max(0, remaining - icons)
-            b.emit(ev.DamageFlipped(seat=seat, card=card.id, defense=icons, perfect=perfect, remaining=remaining))
+            flip = ev.DamageFlipped(seat=seat, card=card.id, defense=icons, perfect=perfect, remaining=remaining)
+            b.emit(flip)
             if card.trigger is not None:
                 b.emit(ev.DefenseTriggered(seat=seat, card=card.id, trigger=card.trigger))
-                remaining = DEFENSE_TRIGGERS[card.trigger](b, seat, card, remaining, dealt)
+                remaining = DEFENSE_TRIGGERS[card.trigger](b, seat, card, remaining, dealt, flip)
