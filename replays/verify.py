@@ -93,9 +93,14 @@ def check_seed(header: Mapping[str, Any], records: list[Recorded]) -> None:
     created = records[0].event
     if not isinstance(created, BattleCreated):
         raise Bad(1, "the first event is not BattleCreated")
-    seed = header.get("seed") or {}
+    for rec in records[:-1]:
+        if isinstance(rec.event, BattleEnded):
+            raise Bad(rec.seq + 1, "an event follows BattleEnded")
     if not isinstance(records[-1].event, BattleEnded):
         raise Bad(records[-1].seq + 1, "the battle has not ended; its seed is not revealed yet")
+    seed, pinned = header.get("seed"), header.get("ruleset")
+    if not isinstance(seed, Mapping) or not isinstance(pinned, Mapping):
+        raise Bad(1, "the header's seed and ruleset must be JSON objects")
     revealed = seed.get("revealed")
     try:
         revealed_bytes = bytes.fromhex(revealed or "")
@@ -107,13 +112,12 @@ def check_seed(header: Mapping[str, Any], records: list[Recorded]) -> None:
         raise Bad(1, "the header's seed commitment or nonces differ from BattleCreated")
     if created.seed != revealed or records[-1].event.seed != revealed:
         raise Bad(1 if created.seed != revealed else records[-1].seq, "the seed in the log differs from the revealed seed")
-    pinned = header.get("ruleset") or {}
     if (pinned.get("id"), pinned.get("version"), pinned.get("content_hash")) != \
             (created.ruleset, created.ruleset_version, created.content_hash):
         raise Bad(1, "the header's ruleset differs from the one BattleCreated pins")
-    if header.get("battle_id") != created.battle_id or header.get("players") != created.players \
-            or header.get("setup") != created.setup:
-        raise Bad(1, "the header's battle id, players or setup differ from BattleCreated")
+    for name in ("battle_id", "players", "setup", "created_at"):
+        if header.get(name) != getattr(created, name):
+            raise Bad(1, f"the header's {name} differs from BattleCreated")
 
 
 def resimulate(header: Mapping[str, Any], records: list[Recorded]) -> str | None:

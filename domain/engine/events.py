@@ -7,6 +7,7 @@ what a viewer may see, and every channel goes through it.
 """
 from __future__ import annotations
 
+import importlib
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -113,11 +114,20 @@ def event_data(event: Event) -> dict[str, Any]:
     return msgspec.structs.asdict(event)
 
 
+# Modules that define event classes; imported on the first unknown topic, so a fresh
+# process can decode any stored event without having imported a ruleset first.
+EVENT_MODULES = ("domain.engine.battle", "domain.engine.choices", "domain.engine.hooks", "domain.rulesets")
+
+
 def topic_class(topic: str) -> type[Event]:
-    try:
-        return _TOPICS[topic]
-    except KeyError:
-        raise ReplayError(f"unknown event type {topic!r}") from None
+    cls = _TOPICS.get(topic)
+    if cls is None:
+        for module in EVENT_MODULES:
+            importlib.import_module(module)
+        cls = _TOPICS.get(topic)
+    if cls is None:
+        raise ReplayError(f"unknown event type {topic!r}")
+    return cls
 
 
 def decode_event(topic: str, data: Mapping[str, Any], version: int = 1) -> Event:
