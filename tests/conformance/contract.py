@@ -40,6 +40,10 @@ class RulesetContract:
         """Wire commands that `decide` must refuse in this state for the awaiting `seat`."""
         raise NotImplementedError
 
+    def command_universe(self, game: Any, seat: str) -> Sequence[dict[str, Any]]:
+        """A finite set of well-formed wire commands covering every kind the ruleset has."""
+        raise NotImplementedError
+
     # -- shared machinery ---------------------------------------------------------------------
     @property
     def ruleset(self) -> Ruleset[Any]:
@@ -78,6 +82,24 @@ class RulesetContract:
                 assert legal, f"{seat} is awaited at seq {state.seq} but has no legal command"
                 for cmd in legal:
                     decide_batch(self.ruleset, state, seat, self.ruleset.codec.wire(cmd))
+
+    def test_decide_accepts_exactly_the_legal_commands(self, matches):
+        """Over a finite universe of commands: accepted if and only if listed as legal."""
+        checked = 0
+        for state in self.states(matches[2]):
+            for seat in self.ruleset.awaiting(state.game):
+                legal = {orjson.dumps(self.ruleset.codec.wire(c), option=orjson.OPT_SORT_KEYS)
+                         for c in self.ruleset.legal_commands(state.game, seat)}
+                for wire in self.command_universe(state.game, seat):
+                    listed = orjson.dumps(wire, option=orjson.OPT_SORT_KEYS) in legal
+                    try:
+                        decide_batch(self.ruleset, state, seat, wire)
+                        accepted = True
+                    except RuleViolation:
+                        accepted = False
+                    assert accepted == listed, (state.seq, seat, wire, "listed" if listed else "not listed")
+                    checked += 1
+        assert checked > 0
 
     def test_illegal_commands_are_refused(self, matches):
         refused = 0

@@ -40,6 +40,15 @@ class TestDeckduelContract(RulesetContract):
             game = replace(game, choices=game.choices.with_lock(owner, {"cards": ["haymaker"] * 9}))
         return game
 
+    def command_universe(self, game: Duel, seat: str) -> list[dict[str, Any]]:
+        hand = sorted(game.side(seat).hand)
+        universe: list[dict[str, Any]] = [{"type": "pass"}, {"type": "mulligan", "cards": []},
+                                          {"type": "mulligan", "cards": hand},
+                                          {"type": "mulligan", "cards": hand[:1] + ["no_such_card"]}]
+        universe += [{"type": "mulligan", "cards": [c]} for c in hand]
+        universe += [{"type": kind, "card": card} for kind in ("attack", "drill", "discard") for card in ALL_CARDS]
+        return universe
+
     def refused_commands(self, game: Duel, seat: str) -> list[dict[str, Any]]:
         side = game.side(seat)
         missing = next(c for c in ALL_CARDS if c not in side.hand)
