@@ -13,7 +13,7 @@ from typing import Any
 from domain.engine.battle import BattleCreated, BattleEnded, decide_batch, open_battle
 from domain.engine.chain import GENESIS, chain_of
 from domain.engine.errors import RingsideError, UnknownRuleset
-from domain.engine.events import Event, Recorded, decode_event
+from domain.engine.events import Recorded, decode_event
 from domain.engine.ruleset import get_ruleset
 
 from .format import Replay
@@ -160,9 +160,5 @@ def compare(produced: list[Recorded], recorded: list[Recorded]) -> None:
         if i >= len(recorded):
             raise Bad(mine.seq, f"the log ends where re-simulation produces {mine.event.TOPIC}")
         if mine.chain != recorded[i].chain:
-            raise Bad(recorded[i].seq, f"re-simulation produced {describe(mine.event)}, "
-                                       f"the log has {describe(recorded[i].event)}")
-
-
-def describe(event: Event) -> str:
-    return event.TOPIC
+            raise Bad(recorded[i].seq, f"re-simulation produced {mine.event.TOPIC}, "
+                                       f"the log has {recorded[i].event.TOPIC}")

@@ -3,6 +3,7 @@ sets `ruleset_id`, and supplies what only it knows: how to change the data a sea
 and commands that must be refused in a given state."""
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
 
@@ -15,15 +16,15 @@ from domain.ai.match import Match, play, seeded_bytes
 from domain.battles import Battles
 from domain.engine.battle import BattleState, decide_batch
 from domain.engine.errors import NotYourTurn, RuleViolation
-from domain.engine.events import OMNISCIENT, SPECTATOR, Recorded, Viewer, decode_event, hidden_fields, redact, \
-    wire_event, Secret
+from domain.engine.events import (OMNISCIENT, SPECTATOR, Secret, Viewer, decode_event, hidden_fields, redact,
+                                  wire_event)
 from domain.engine.rng import Rng
 from domain.engine.ruleset import Ruleset, get_ruleset
 from replays.format import build, dumps, loads
 from replays.verify import verify
 
 
-class RulesetContract:
+class RulesetContract(ABC):
     ruleset_id: ClassVar[str]
     playouts: ClassVar[int] = 12
     policies: ClassVar[tuple[str, ...]] = ("random", "greedy")
@@ -32,17 +33,17 @@ class RulesetContract:
     hidden_by_rule: ClassVar[dict[str, dict[str, str | None]]] = {}
 
     # -- what each ruleset supplies -----------------------------------------------------------
+    @abstractmethod
     def perturb_hidden(self, game: Any, owner: str | None, rng: Rng) -> Any:
         """Change only data that `owner` hides from everyone else (None: data no player sees)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def refused_commands(self, game: Any, seat: str) -> Sequence[dict[str, Any]]:
         """Wire commands that `decide` must refuse in this state for the awaiting `seat`."""
-        raise NotImplementedError
 
+    @abstractmethod
     def command_universe(self, game: Any, seat: str) -> Sequence[dict[str, Any]]:
         """A finite set of well-formed wire commands covering every kind the ruleset has."""
-        raise NotImplementedError
 
     # -- shared machinery ---------------------------------------------------------------------
     @property
@@ -229,5 +230,3 @@ def _other(value: Any) -> Any:
         return value + 1
     return ["~"]
 
-
-_ = Recorded
