@@ -1,5 +1,9 @@
 """Bot policies. A bot sees only what its seat may know: its redacted view and its legal
-commands (wire JSON). Nothing here reads battle state directly."""
+commands. Nothing here reads battle state directly.
+
+A policy with `needs_view` gets the view and wire-JSON commands; one without gets neither
+the view nor the JSON round trip, just the legal command objects, and returns one of them.
+"""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence

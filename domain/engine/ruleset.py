@@ -56,6 +56,9 @@ def all_rulesets() -> dict[str, Ruleset[Any]]:
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset[Any]:
+    found = _REGISTRY.get(ruleset_id)
+    if found is not None:
+        return found
     known = all_rulesets()
     try:
         return known[ruleset_id]
