@@ -34,7 +34,8 @@ def database_url(url: str | None = None) -> str:
 
 
 def store_env(url: str | None = None) -> dict[str, str]:
-    """Map `sqlite:///path`, `sqlite:///:memory:` or `postgresql://user@host:port/db?schema=s`."""
+    """Map `sqlite:///path`, `sqlite:///:memory:` or
+    `postgresql://user:password@host:port/db?schema=s&connect_timeout=5` to library settings."""
     url = database_url(url)
     parsed = urlparse(url)
     if parsed.scheme == "sqlite":
@@ -52,9 +53,11 @@ def store_env(url: str | None = None) -> dict[str, str]:
                "POSTGRES_HOST": parsed.hostname, "POSTGRES_PORT": str(parsed.port or 5432),
                "POSTGRES_USER": unquote(parsed.username or "postgres"),
                "POSTGRES_PASSWORD": unquote(parsed.password or ""), "IS_SNAPSHOTTING_ENABLED": "y"}
-        schema = parse_qs(parsed.query).get("schema")
-        if schema:
-            env["POSTGRES_SCHEMA"] = schema[0]
+        query = parse_qs(parsed.query)
+        if query.get("schema"):
+            env["POSTGRES_SCHEMA"] = query["schema"][0]
+        # Fail fast when the server is down (the library waits 30 s by default).
+        env["POSTGRES_CONNECT_TIMEOUT"] = query.get("connect_timeout", ["5"])[0]
         return env
     raise BadDatabaseUrl(f"unsupported database URL {url!r}; use sqlite:/// or postgresql://")
 
