@@ -39,6 +39,19 @@ def rechain(events: list[dict[str, Any]], start: int = 0) -> None:
         line["chain"] = chain
 
 
+def forge(replay: Replay, k: int, **changes: Any) -> tuple[Replay, Any]:
+    """A forger's edit: change event `k`'s data, recompute every chain from it, verify.
+
+    The chain is valid afterwards, so only re-simulation can catch the forgery.
+    """
+    from replays.verify import verify
+
+    bad = clone(replay)
+    bad.events[k]["data"].update(changes)
+    rechain(bad.events, k)
+    return bad, verify(bad)
+
+
 def renumber(events: list[dict[str, Any]]) -> None:
     for i, line in enumerate(events, start=1):
         line["seq"] = i

@@ -7,7 +7,7 @@ from domain.engine.events import OMNISCIENT, SPECTATOR
 from domain.rulesets.deckduel.content import CARDS
 from replays.format import build, dumps, loads
 from replays.verify import verify
-from tests.replays.helpers import (batch_ends, clone, first_index, fold_until, match, rechain, renumber,
+from tests.replays.helpers import (batch_ends, clone, first_index, fold_until, forge, match, rechain, renumber,
                                    replay_of)
 
 
@@ -235,11 +235,8 @@ def test_header_alone_pinning_another_version_is_not_ok(game):
 def test_forged_damage_flip_with_valid_chain_fails_re_simulation_at_its_seq(game):
     _, replay = game
     k = first_index(replay, "deckduel.DamageFlipped", 20)
-    bad = clone(replay)
-    card = bad.events[k]["data"]["card"]
-    bad.events[k]["data"]["card"] = "haymaker" if card != "haymaker" else "jab"
-    rechain(bad.events, k)
-    report = verify(bad)
+    card = replay.events[k]["data"]["card"]
+    _, report = forge(replay, k, card="haymaker" if card != "haymaker" else "jab")
     assert (report.status, report.seq) == ("fail", k + 1), report
     assert "re-simulation produced deckduel.DamageFlipped" in report.reason
 
@@ -248,34 +245,25 @@ def test_forged_action_with_valid_chain_fails_as_not_legal(game):
     m, replay = game
     k = first_index(replay, "deckduel.AttackPlayed", 20)
     hand = set(fold_until(m.records, k).game.side(replay.events[k]["data"]["seat"]).hand)
-    bad = clone(replay)
-    bad.events[k]["data"]["card"] = sorted(c for c, card in CARDS.items() if c not in hand and card.kind == "attack")[0]
-    rechain(bad.events, k)
-    report = verify(bad)
+    missing = sorted(c for c, card in CARDS.items() if c not in hand and card.kind == "attack")[0]
+    _, report = forge(replay, k, card=missing)
     assert (report.status, report.seq) == ("fail", k + 1), report
     assert "not legal" in report.reason
 
 
 def test_forged_winner_with_valid_chain_fails_at_battle_ended(game):
     _, replay = game
-    bad = clone(replay)
-    data = bad.events[-1]["data"]
-    data["winner"] = "p1" if data["winner"] != "p1" else "p2"
-    rechain(bad.events, len(bad.events) - 1)
-    report = verify(bad)
-    assert (report.status, report.seq) == ("fail", len(bad.events)), report
+    winner = replay.events[-1]["data"]["winner"]
+    _, report = forge(replay, len(replay.events) - 1, winner="p1" if winner != "p1" else "p2")
+    assert (report.status, report.seq) == ("fail", len(replay.events)), report
 
 
 def test_forged_mulligan_choice_fails_where_its_consequence_differs(game):
     _, replay = game
     k = first_index(replay, "engine.ChoiceLocked")
-    bad = clone(replay)
-    locked = bad.events[k]["data"]
-    hand = bad.events[3]["data"]["cards"] if locked["seat"] == "p1" else bad.events[5]["data"]["cards"]
-    new = [] if locked["choice"]["cards"] else [hand[0]]
-    locked["choice"] = {"cards": new}
-    rechain(bad.events, k)
-    report = verify(bad)
+    locked = replay.events[k]["data"]
+    hand = replay.events[3]["data"]["cards"] if locked["seat"] == "p1" else replay.events[5]["data"]["cards"]
+    bad, report = forge(replay, k, choice={"cards": [] if locked["choice"]["cards"] else [hand[0]]})
     revealed = first_index(bad, "engine.ChoicesRevealed")
     assert (report.status, report.seq) == ("fail", revealed + 1), report
 
