@@ -74,11 +74,13 @@ class Battles:
     def create(self, ruleset_id: str, players: Mapping[str, str], setup: Mapping[str, Any] | None = None,
                *, seed_nonces: Mapping[str, str] | None = None, private: bool = False,
                revealed: bytes | None = None, battle_id: str | None = None,
-               created_at: str | None = None) -> CreatedBattle:
-        """Create a battle: one secret token per seat (only hashes are kept), a committed seed."""
+               created_at: str | None = None, seat_tokens: Mapping[str, str] | None = None) -> CreatedBattle:
+        """Create a battle: one secret token per seat (only hashes are kept), a committed seed.
+
+        `seat_tokens` reuses tokens already handed out (a set's battles share its tokens)."""
         ruleset = get_ruleset(ruleset_id)
         bid = uuid.UUID(battle_id) if battle_id else uuid.uuid4()
-        tokens = {seat: secrets.token_urlsafe(32) for seat in ruleset.seats}
+        tokens = dict(seat_tokens) if seat_tokens else {seat: secrets.token_urlsafe(32) for seat in ruleset.seats}
         state, records = open_battle(
             ruleset, battle_id=str(bid), setup=ruleset.default_setup() if setup is None else setup,
             players=players, revealed=revealed if revealed is not None else secrets.token_bytes(32),

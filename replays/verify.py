@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 from hashlib import blake2b
 from typing import Any
 
-from domain.engine.battle import BattleCreated, BattleEnded, decide_batch, open_battle
+from domain.engine.battle import BattleCreated, BattleEnded, decide_batch, open_battle, unsealed_setup
 from domain.engine.chain import GENESIS, chain_of
 from domain.engine.errors import RingsideError, UnknownRuleset
 from domain.engine.events import Recorded, decode_event
@@ -132,7 +132,7 @@ def resimulate(header: Mapping[str, Any], records: list[Recorded]) -> str | None
             f"installed is {ruleset.version} (content {ruleset.content_hash}); re-simulation needs the pinned one")
     try:
         state, produced = open_battle(
-            ruleset, battle_id=created.battle_id, setup=created.setup, players=created.players,
+            ruleset, battle_id=created.battle_id, setup=unsealed_setup(ruleset, records), players=created.players,
             revealed=bytes.fromhex(created.seed or ""), nonces=created.seed_nonces,
             token_hashes=created.seat_token_hashes, created_at=created.created_at, private=created.private)
     except RingsideError as exc:

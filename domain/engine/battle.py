@@ -14,7 +14,7 @@ import orjson
 
 from .chain import GENESIS, chain_of
 from .errors import BattleOver, NotYourTurn, RuleViolation, SetupError
-from .events import Command, Event, Recorded, event_data, server_only
+from .events import Command, Event, Recorded, event_data, secret, server_only
 from .ruleset import Outcome, Ruleset
 from .rng import Rng, batch_cursor
 
@@ -34,6 +34,17 @@ class BattleCreated(Event, frozen=True, kw_only=True):
     seat_token_hashes: Annotated[dict[str, str] | None, server_only()] = None
     created_at: str
     private: bool = False
+
+
+class SetupSealed(Event, frozen=True, kw_only=True):
+    """The part of a seat's setup only that seat may see (a hidden inventory, say).
+
+    `BattleCreated.setup` holds the public rest. A ruleset opts in with
+    `seal_setup(raw) -> (public, {seat: sealed})` and `unseal_setup(public, sealed) -> raw`.
+    """
+    TOPIC = "engine.SetupSealed"
+    seat: str
+    sealed: Annotated[dict[str, Any] | None, secret(owner="seat")]
 
 
 class BattleEnded(Event, frozen=True, kw_only=True):
@@ -76,16 +87,44 @@ def open_battle(ruleset: Ruleset[Any], *, battle_id: str, setup: Mapping[str, An
     check_players(ruleset, players)
     nonces = {str(k): str(v) for k, v in (nonces or {}).items()}
     parsed = ruleset.parse_setup(setup)
+    public, sealed = seal_setup(ruleset, setup)
     created = BattleCreated(
         battle_id=battle_id, ruleset=ruleset.id, ruleset_version=ruleset.version,
-        content_hash=ruleset.content_hash, setup=dict(setup), players=dict(players),
+        content_hash=ruleset.content_hash, setup=public, players=dict(players),
         seed_commitment=seed_commitment(revealed), seed_nonces=nonces, seed=revealed.hex(),
         seat_token_hashes=dict(token_hashes) if token_hashes else None,
         created_at=created_at, private=private)
     first = record(GENESIS, 1, created)
     state = fold(ruleset, None, first)
-    starting = ruleset.start(parsed, Rng(state.seed, batch_cursor(2)))
-    return extend(ruleset, state, [first], starting)
+    out = [first]
+    for seat, part in sealed.items():
+        rec = record(state.chain, state.seq + 1, SetupSealed(seat=seat, sealed=part))
+        state = fold(ruleset, state, rec)
+        out.append(rec)
+    starting = ruleset.start(parsed, Rng(state.seed, batch_cursor(state.seq + 1)))
+    return extend(ruleset, state, out, starting)
+
+
+def seal_setup(ruleset: Ruleset[Any], setup: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the public setup, each seat's sealed part); rulesets that hide nothing seal nothing."""
+    sealer = getattr(ruleset, "seal_setup", None)
+    if sealer is None:
+        return dict(setup), {}
+    public, sealed = sealer(setup)
+    return dict(public), {seat: dict(part) for seat, part in sealed.items()}
+
+
+def unsealed_setup(ruleset: Ruleset[Any], records: Sequence[Recorded]) -> dict[str, Any]:
+    """The whole setup a battle was created with, from BattleCreated and its SetupSealed events."""
+    created: BattleCreated = records[0].event  # type: ignore[assignment]
+    sealed = {}
+    for rec in records[1:]:
+        if not isinstance(rec.event, SetupSealed):
+            break
+        sealed[rec.event.seat] = rec.event.sealed or {}
+    if not sealed:
+        return dict(created.setup)
+    return dict(ruleset.unseal_setup(created.setup, sealed))  # type: ignore[attr-defined]
 
 
 def check_players(ruleset: Ruleset[Any], players: Mapping[str, str]) -> None:
@@ -154,6 +193,8 @@ def fold(ruleset: Ruleset[Any], state: BattleState | None, rec: Recorded) -> Bat
         revealed = bytes.fromhex(event.seed or "")
         return BattleState(battle_id=event.battle_id, seq=rec.seq, chain=rec.chain, created=event,
                            seed=effective_seed(revealed, event.seed_nonces), game=None)
+    if isinstance(event, SetupSealed):
+        return msgspec.structs.replace(state, seq=rec.seq, chain=rec.chain)
     if isinstance(event, BattleEnded):
         return msgspec.structs.replace(state, seq=rec.seq, chain=rec.chain,
                                        outcome=Outcome(winner=event.winner, reason=event.reason))

@@ -1,0 +1,77 @@
+"""AI memory: one seat's perfect recall of a battle, built only from what that seat may see.
+
+It is fed the seat's redacted wire events (`{seq, type, data, chain}`) and the seat's own
+view after each batch, so it cannot hold anything the seat was not shown. The same fold
+serves the `memory` bots in simulation and the AI-memory projection behind
+`GET /battles/{id}/memory`.
+
+A ruleset may refine it with two optional methods, both reading the seat's view only:
+- `memory_turn(view) -> int`: the turn number the view is in (default: the view's
+  `turn_number`, else `round`, else 0);
+- `memory_known(view, seat) -> dict`: what the seat knows of the others' resources
+  (MP, PP, energy); default: nothing.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+def view_turn(ruleset: Any, view: Mapping[str, Any]) -> int:
+    custom = getattr(ruleset, "memory_turn", None)
+    if custom is not None:
+        return int(custom(view))
+    turn = view.get("turn_number", view.get("round", 0))
+    return turn if isinstance(turn, int) else 0
+
+
+def known_resources(ruleset: Any, view: Mapping[str, Any], seat: str) -> dict[str, Any]:
+    custom = getattr(ruleset, "memory_known", None)
+    return dict(custom(view, seat)) if custom is not None else {}
+
+
+class Memory:
+    """What `seat` has seen: every action (actor, target), the view at each turn's start,
+    and the others' resources as far as they are known."""
+
+    def __init__(self, seat: str):
+        self.seat = seat
+        self.seq = 0
+        self.actions: list[dict[str, Any]] = []
+        self.turns: list[dict[str, Any]] = []
+        self.known: dict[str, Any] = {}
+
+    def observe(self, wire: Mapping[str, Any], starts_batch: bool) -> None:
+        """One redacted event; `starts_batch` marks action events (the echo of a command)."""
+        if wire["seq"] <= self.seq:
+            return
+        self.seq = wire["seq"]
+        if starts_batch:
+            data = wire["data"]
+            target = data.get("target", data.get("targets"))
+            self.actions.append({"seq": wire["seq"], "type": wire["type"], "actor": data.get("seat"),
+                                 "target": target, "data": dict(data)})
+
+    def settle(self, ruleset: Any, view: Mapping[str, Any]) -> None:
+        """After a batch: the seat's view now; a new turn records the view as it starts."""
+        turn = view_turn(ruleset, view)
+        if not self.turns or self.turns[-1]["turn"] != turn:
+            self.turns.append({"turn": turn, "seq": self.seq, "view": dict(view)})
+        self.known = known_resources(ruleset, view, self.seat)
+
+    def used_by(self, actor: str) -> list[dict[str, Any]]:
+        """The actions `actor` has taken, oldest first."""
+        return [a for a in self.actions if a["actor"] == actor]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "seq": self.seq, "actions": self.actions, "turns": self.turns,
+                "known": self.known}
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> "Memory":
+        memory = cls(raw["seat"])
+        memory.seq = raw["seq"]
+        memory.actions = list(raw["actions"])
+        memory.turns = list(raw["turns"])
+        memory.known = dict(raw["known"])
+        return memory
