@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import hmac
+import logging
 import secrets
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from hashlib import blake2b
@@ -21,6 +22,9 @@ from domain.store import (IDEMPOTENCY_TOPIC, SNAPSHOT_TOPIC, BattleStore, StateC
                           StoredRecord, encode_snapshot, store_env)
 
 IDEMPOTENCY_NS = uuid.UUID("5b0c7f8e-3c1d-4f4e-9a57-2f1f2a6c0b11")
+log = logging.getLogger(__name__)
+# Called after each committed batch with (battle id, its records, the state after them).
+CommitListener = Callable[[str, list[Recorded], BattleState], None]
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,7 @@ class Battles:
         self.snapshot_every = snapshot_every
         self.cache = StateCache(cache_size)
         self.retries = retries
+        self.committed: list[CommitListener] = []
 
     def close(self) -> None:
         self.store.close()
@@ -131,6 +136,11 @@ class Battles:
         self.cache.put(str(bid), state)
         if self.snapshot_every and state.seq // self.snapshot_every > previous_seq // self.snapshot_every:
             self.snapshot(state)
+        for listener in self.committed:
+            try:
+                listener(str(bid), records, state)
+            except Exception:   # the batch is committed; a listener's failure must not undo that
+                log.exception("commit listener %r failed for battle %s", listener, bid)
 
     def snapshot(self, state: BattleState) -> None:
         """Store a snapshot of `state`; one already there for that seq is just as good."""
