@@ -20,6 +20,7 @@ from domain.battles import Battles, utc_now
 from domain.engine.errors import RingsideError
 from domain.engine.events import OMNISCIENT, Viewer
 from domain.engine.ruleset import all_rulesets, get_ruleset
+from domain.sets import Sets
 from replays import format as replay_format
 from replays.diff import first_divergence, view_at
 from replays.verify import verify
@@ -90,14 +91,20 @@ def simulate(ruleset: str = typer.Option(..., help="Ruleset id."),
              bots: str = typer.Option("random,random", help="A policy per seat, comma-separated."),
              setup: str = typer.Option(None, help="Setup as JSON, or @file.json (default: the ruleset's)."),
              db: str = DB, as_json: bool = typer.Option(False, "--json"),
-             show_log: bool = typer.Option(False, "--show-log", help="Print the last battle's log.")) -> None:
-    """Play bot-vs-bot battles and store them."""
+             show_log: bool = typer.Option(False, "--show-log", help="Print the last battle's log."),
+             games: int = typer.Option(None, "--set", min=1, max=99,
+                                       help="Play sets of this many battles instead (--battles sets)."),
+             mode: str = typer.Option("best_of", help="Set mode: best_of (stop at a majority) or all.")) -> None:
+    """Play bot-vs-bot battles (or sets of battles) and store them."""
     rs = get_ruleset(ruleset)
     names = bots.split(",")
     if len(names) != len(rs.seats):
         fail(f"--bots needs {len(rs.seats)} policies, one per seat ({','.join(rs.seats)})")
     policies = {seat: get_policy(name.strip(), rs.id) for seat, name in zip(rs.seats, names)}
     raw_setup = parse_json_option(setup, "--setup") if setup else None
+    if games is not None:
+        simulate_sets(rs.id, policies, battles, games, mode, seed, raw_setup, db, as_json, show_log)
+        return
     ids, events, started = [], 0, time.perf_counter()
     with Battles(db) as store, Progress(transient=True, disable=as_json) as progress:
         task = progress.add_task(f"{rs.id} battles", total=battles)
@@ -115,6 +122,34 @@ def simulate(ruleset: str = typer.Option(..., help="Ruleset id."),
             typer.echo(f"stored {battles} {rs.id} battles, {events} events, in {seconds}s")
             for bid in ids:
                 typer.echo(bid)
+        if show_log:
+            for wire in store.events(ids[-1], OMNISCIENT):
+                typer.echo(event_line(wire))
+
+
+def simulate_sets(ruleset_id: str, policies: dict[str, Any], count: int, games: int, mode: str, seed: str,
+                  raw_setup: Any, db: str | None, as_json: bool, show_log: bool) -> None:
+    set_ids, ids, events, started = [], [], 0, time.perf_counter()
+    with Battles(db) as store, Progress(transient=True, disable=as_json) as progress:
+        sets = Sets(store)
+        task = progress.add_task(f"{ruleset_id} sets", total=count)
+        for number in range(count):
+            done = sets.simulate(ruleset_id, policies, games=games, mode=mode, seed=seed, setup=raw_setup,
+                                 number=number)
+            set_ids.append(done.set_id)
+            ids += [b.battle_id for b in done.battles]
+            events += sum(store.load(b.battle_id).seq for b in done.battles)
+            progress.advance(task)
+        seconds = round(time.perf_counter() - started, 3)
+        if as_json:
+            out_json({"battles": len(ids), "battle_ids": ids, "set_ids": set_ids, "events": events,
+                      "seconds": seconds})
+        else:
+            typer.echo(f"stored {count} {ruleset_id} set(s) of up to {games}: {len(ids)} battles, {events} events, "
+                       f"in {seconds}s")
+            for sid in set_ids:
+                result = sets.get(sid)
+                typer.echo(f"set {sid}: score {result['score']}, winner {result['winner'] or 'none (draw)'}")
         if show_log:
             for wire in store.events(ids[-1], OMNISCIENT):
                 typer.echo(event_line(wire))

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.battles import Battles
+from domain.sets import Sets
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,7 @@ class Settings:
 class Services:
     settings: Settings
     battles: Battles
+    sets: Sets
     # Components added by the projection and live-stream layers, keyed by name.
     extras: dict[str, Any] = field(default_factory=dict)
 
@@ -42,4 +44,5 @@ class Services:
 
 def bootstrap(settings: Settings | None = None) -> Services:
     settings = settings or Settings.from_env()
-    return Services(settings=settings, battles=Battles(settings.database_url))
+    battles = Battles(settings.database_url)
+    return Services(settings=settings, battles=battles, sets=Sets(battles))

@@ -91,7 +91,7 @@ class Battles:
             players=players, revealed=revealed if revealed is not None else secrets.token_bytes(32),
             nonces=seed_nonces, token_hashes={s: token_hash(t) for s, t in tokens.items()},
             created_at=created_at or utc_now(), private=private)
-        self._save(bid, records, state, previous_seq=0)
+        self.append_batch(bid, records, state, previous_seq=0)
         return CreatedBattle(str(bid), tokens, state.created.seed_commitment, state.seq)
 
     def submit(self, battle_id: str, seat: str, command: Mapping[str, Any], *,
@@ -117,7 +117,7 @@ class Battles:
                                         {"battle_id": str(bid), "first": records[0].seq,
                                          "last": records[-1].seq, "command": digest}))
             try:
-                self._save(bid, records, new_state, previous_seq=state.seq, extra=extra)
+                self.append_batch(bid, records, new_state, previous_seq=state.seq, extra=extra)
             except IntegrityError:
                 self.cache.drop(str(bid))
                 if attempt == self.retries:
@@ -128,11 +128,13 @@ class Battles:
 
     def save_battle(self, records: Sequence[Recorded], state: BattleState) -> None:
         """Store a whole battle simulated in memory, in one transaction."""
-        self._save(uuid.UUID(state.battle_id), list(records), state, previous_seq=0)
+        self.append_batch(uuid.UUID(state.battle_id), list(records), state, previous_seq=0)
 
-    def _save(self, bid: uuid.UUID, records: list[Recorded], state: BattleState, *,
-              previous_seq: int, extra: Sequence[StoredBlob] = ()) -> None:
-        self.store.save(*(StoredRecord(bid, r) for r in records), *extra)
+    def append_batch(self, bid: uuid.UUID, records: list[Recorded], state: BattleState, *,
+                     previous_seq: int, extra: Sequence[Any] = (), before: Sequence[Any] = ()) -> None:
+        """Save one batch in one transaction, with `before`/`extra` items (set events, keys)
+        around it; then cache, snapshot, and tell the commit listeners."""
+        self.store.save(*before, *(StoredRecord(bid, r) for r in records), *extra)
         self.cache.put(str(bid), state)
         if self.snapshot_every and state.seq // self.snapshot_every > previous_seq // self.snapshot_every:
             self.snapshot(state)

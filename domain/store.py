@@ -23,6 +23,9 @@ from domain.engine.events import Recorded, decode_event, event_data
 DEFAULT_DATABASE_URL = "sqlite:///./ringside.db"
 SNAPSHOT_TOPIC = "ringside.Snapshot"
 IDEMPOTENCY_TOPIC = "ringside.IdempotencyKey"
+SET_MEMBERSHIP_TOPIC = "ringside.SetMembership"
+# Bookkeeping records stored beside events; they are not battle events, and projections skip them.
+BLOB_TOPICS = frozenset({SNAPSHOT_TOPIC, IDEMPOTENCY_TOPIC, SET_MEMBERSHIP_TOPIC})
 
 
 class BadDatabaseUrl(RingsideError):
@@ -101,7 +104,7 @@ class BattleMapper(Mapper):
 
     def to_domain_event(self, stored: StoredEvent) -> Any:
         body = orjson.loads(stored.state)
-        if stored.topic in (SNAPSHOT_TOPIC, IDEMPOTENCY_TOPIC):
+        if stored.topic in BLOB_TOPICS:
             return StoredBlob(stored.originator_id, stored.originator_version, stored.topic, body)  # type: ignore[arg-type]
         event = decode_event(stored.topic, body["data"], body.get("v", 1))
         return Recorded(stored.originator_version, event, body["chain"])

@@ -116,7 +116,8 @@ def event_data(event: Event) -> dict[str, Any]:
 
 # Modules that define event classes; imported on the first unknown topic, so a fresh
 # process can decode any stored event without having imported a ruleset first.
-EVENT_MODULES = ("domain.engine.battle", "domain.engine.choices", "domain.engine.hooks", "domain.rulesets")
+EVENT_MODULES = ("domain.engine.battle", "domain.engine.choices", "domain.engine.hooks", "domain.rulesets",
+                 "domain.sets")
 
 
 def topic_class(topic: str) -> type[Event]:
