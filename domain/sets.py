@@ -23,7 +23,8 @@ import msgspec
 from eventsourcing.persistence import IntegrityError
 
 from domain.battles import Battles, token_hash, utc_now
-from domain.engine.battle import BattleState, check_players, open_battle, record
+from domain.engine.battle import (BattleState, battle_options, check_players, open_battle, parse_battle_setup,
+                                  record, seal_setup)
 from domain.engine.chain import GENESIS
 from domain.engine.errors import RingsideError, SetupError
 from domain.engine.events import Event, Recorded, server_only
@@ -193,9 +194,9 @@ class Sets:
         if mode not in MODES:
             raise SetupError("mode", f"mode must be one of {', '.join(MODES)}")
         base = dict(ruleset.default_setup() if setup is None else setup)
-        ruleset.parse_setup(battle_setup(ruleset, base, None))
-        sealer = getattr(ruleset, "seal_setup", None)
-        public = dict(sealer(base)[0]) if sealer is not None else base
+        parse_battle_setup(ruleset, battle_setup(ruleset, base, None))
+        options, game = battle_options(base)
+        public = {**seal_setup(ruleset, game)[0], **options}
         return SetCreated(set_id=str(uuid.UUID(set_id) if set_id else uuid.uuid4()), ruleset=ruleset.id,
                           ruleset_version=ruleset.version, content_hash=ruleset.content_hash,
                           players=dict(players), games=games, mode=mode, public_setup=public, setup=base,

@@ -65,6 +65,11 @@ class BattleState(msgspec.Struct, frozen=True, kw_only=True):
     outcome: Outcome | None = None
 
     @property
+    def spectator_delay(self) -> int:
+        """How many actions spectators are held behind, until the battle ends."""
+        return int(self.created.setup.get("spectator_delay", 0))
+
+    @property
     def public(self) -> bool:
         """Once a battle has ended its whole history is public, unless it was created private."""
         return self.outcome is not None and not self.created.private
@@ -86,8 +91,10 @@ def open_battle(ruleset: Ruleset[Any], *, battle_id: str, setup: Mapping[str, An
     """The create batch: BattleCreated, then whatever the ruleset's `start` deals and shuffles."""
     check_players(ruleset, players)
     nonces = {str(k): str(v) for k, v in (nonces or {}).items()}
-    parsed = ruleset.parse_setup(setup)
-    public, sealed = seal_setup(ruleset, setup)
+    options, game_setup = battle_options(setup)
+    parsed = ruleset.parse_setup(game_setup)
+    public, sealed = seal_setup(ruleset, game_setup)
+    public.update(options)
     created = BattleCreated(
         battle_id=battle_id, ruleset=ruleset.id, ruleset_version=ruleset.version,
         content_hash=ruleset.content_hash, setup=public, players=dict(players),
@@ -103,6 +110,31 @@ def open_battle(ruleset: Ruleset[Any], *, battle_id: str, setup: Mapping[str, An
         out.append(rec)
     starting = ruleset.start(parsed, Rng(state.seed, batch_cursor(state.seq + 1)))
     return extend(ruleset, state, out, starting)
+
+
+# Setup keys every battle understands, whatever its ruleset; the ruleset never sees them.
+MAX_SPECTATOR_DELAY = 1000
+
+
+def battle_options(setup: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the engine's own options, the ruleset's setup). `spectator_delay`: spectators are held
+    this many actions behind the live battle until it ends (0: live)."""
+    if not isinstance(setup, Mapping):
+        raise SetupError("setup", "the setup must be a JSON object")
+    game = dict(setup)
+    options: dict[str, Any] = {}
+    if "spectator_delay" in game:
+        delay = game.pop("spectator_delay")
+        if not isinstance(delay, int) or isinstance(delay, bool) or not 0 <= delay <= MAX_SPECTATOR_DELAY:
+            raise SetupError("spectator_delay", f"an integer number of actions, 0 to {MAX_SPECTATOR_DELAY}")
+        if delay:
+            options["spectator_delay"] = delay
+    return options, game
+
+
+def parse_battle_setup(ruleset: Ruleset[Any], setup: Mapping[str, Any]) -> Any:
+    """Validate a whole setup (engine options and the ruleset's part); SetupError names the field."""
+    return ruleset.parse_setup(battle_options(setup)[1])
 
 
 def seal_setup(ruleset: Ruleset[Any], setup: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -124,7 +156,8 @@ def unsealed_setup(ruleset: Ruleset[Any], records: Sequence[Recorded]) -> dict[s
         sealed[rec.event.seat] = rec.event.sealed or {}
     if not sealed:
         return dict(created.setup)
-    return dict(ruleset.unseal_setup(created.setup, sealed))  # type: ignore[attr-defined]
+    options, public = battle_options(created.setup)
+    return {**ruleset.unseal_setup(public, sealed), **options}  # type: ignore[attr-defined]
 
 
 def check_players(ruleset: Ruleset[Any], players: Mapping[str, str]) -> None:
