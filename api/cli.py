@@ -25,6 +25,7 @@ from replays import format as replay_format
 from replays.diff import first_divergence, view_at
 from replays.verify import verify
 
+from .cli_serve import serve
 from .render import event_line
 
 app = typer.Typer(help="Ringside: event-sourced battles.", no_args_is_help=True, add_completion=False,
@@ -234,6 +235,9 @@ def replay_diff(a: Path, b: Path) -> None:
     typer.echo(f"  {b}: {event_line(found.right) if found.right else '(no event)'}")
     out_json({"views": {str(a): view_at(left, found.seq), str(b): view_at(right, found.seq)}})
     raise typer.Exit(1)
+
+
+app.command()(clean_errors(serve))
 
 
 def main() -> None:

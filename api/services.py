@@ -34,6 +34,13 @@ class Services:
     # Components added by the projection and live-stream layers, keyed by name.
     extras: dict[str, Any] = field(default_factory=dict)
 
+    def start(self) -> None:
+        """Start background components (runners, subscribers) once the server is up."""
+        for component in self.extras.values():
+            start = getattr(component, "start", None)
+            if start is not None:
+                start()
+
     def close(self) -> None:
         for component in reversed(list(self.extras.values())):
             close = getattr(component, "close", None)

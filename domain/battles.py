@@ -215,7 +215,23 @@ class Battles:
     def ruleset_of(self, state: BattleState) -> Ruleset[Any]:
         return get_ruleset(state.created.ruleset)
 
+    def horizon(self, state: BattleState, viewer: Viewer) -> int:
+        """The last seq `viewer` may see now: spectators of a battle with a `spectator_delay` of N
+        are held behind its N most recent actions until the battle ends; everyone else is live."""
+        delay = state.spectator_delay
+        if not delay or viewer.seat is not None or viewer.omniscient or state.outcome is not None:
+            return state.seq
+        actions = [r.seq for r in self.records(state.battle_id, 1, state.seq) if r.event.starts_batch()]
+        if not actions:
+            return state.seq
+        return actions[max(0, len(actions) - delay)] - 1
+
     def view(self, battle_id: str, viewer: Viewer, at: int | None = None) -> dict[str, Any]:
+        now = self.load(battle_id)
+        limit = self.horizon(now, viewer)
+        if at is not None and at > limit:
+            raise SeqOutOfRange(f"seq {at} is not visible yet; the last visible seq is {limit}", seq=at, last=limit)
+        at = at if at is not None else (limit if limit < now.seq else None)
         state = self.load(battle_id, at)
         shown = viewer if not state.public else Viewer(seat=viewer.seat, omniscient=True)
         return {"battle_id": state.battle_id, "ruleset": state.created.ruleset, "seq": state.seq,
@@ -223,8 +239,12 @@ class Battles:
                 "state": self.ruleset_of(state).view(state.game, shown)}
 
     def events(self, battle_id: str, viewer: Viewer, from_seq: int = 1) -> list[dict[str, Any]]:
+        """The log from `from_seq` as `viewer` may see it (redacted; held back for spectators)."""
         state = self.load(battle_id)
-        return [wire_event(r, viewer, state.public) for r in self.records(battle_id, from_seq)]
+        limit = self.horizon(state, viewer)
+        if from_seq > limit:
+            return []
+        return [wire_event(r, viewer, state.public) for r in self.records(battle_id, from_seq, limit)]
 
     def legal(self, battle_id: str, seat: str) -> list[dict[str, object]]:
         state = self.load(battle_id)

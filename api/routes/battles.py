@@ -1,0 +1,96 @@
+"""Battles: create, view, legal commands, commands, the event log, time travel, the replay."""
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Header, Path, Query, Request
+from starlette.responses import Response
+
+from domain.engine.events import Viewer, wire_event
+from replays import format as replay_format
+
+from ..auth import bearer, require_admin, seat_of, viewer_of
+from ..errors import ApiError
+from ..json import json_response
+from .models import (ERRORS, CreateBattle, CreatedBattleOut, EventsOut, LegalOut, SubmitCommand, SubmittedOut,
+                     ViewOut)
+
+router = APIRouter(tags=["battles"])
+BattleId = Annotated[str, Path(max_length=64)]
+MAX_KEY = 200
+
+
+def services_of(request: Request):
+    return request.app.state.services
+
+
+@router.post("/battles", status_code=201, responses={201: {"model": CreatedBattleOut}, **ERRORS})
+def create_battle(body: CreateBattle, request: Request) -> Response:
+    """Create a battle; the answer holds one secret token per seat (only hashes are kept)."""
+    services = services_of(request)
+    require_admin(request, services)
+    made = services.battles.create(body.ruleset, body.players, body.setup, seed_nonces=body.seed_nonces,
+                                   private=body.private)
+    return json_response({"battle_id": made.battle_id, "seat_tokens": made.seat_tokens,
+                          "seed_commitment": made.seed_commitment, "seq": made.seq}, status=201)
+
+
+@router.get("/battles/{battle_id}", responses={200: {"model": ViewOut}, **ERRORS})
+def battle_view(battle_id: BattleId, request: Request) -> Response:
+    """The view: a seat's with its bearer token, the spectator's without one."""
+    services = services_of(request)
+    viewer = viewer_of(services, battle_id, bearer(request))
+    return json_response(services.battles.view(battle_id, viewer))
+
+
+@router.get("/battles/{battle_id}/legal", responses={200: {"model": LegalOut}, **ERRORS})
+def legal_commands(battle_id: BattleId, request: Request) -> Response:
+    services = services_of(request)
+    seat = seat_of(services, battle_id, bearer(request))
+    state = services.battles.load(battle_id)
+    return json_response({"battle_id": battle_id, "seat": seat, "seq": state.seq,
+                          "legal": services.battles.legal(battle_id, seat)})
+
+
+@router.post("/battles/{battle_id}/commands", responses={200: {"model": SubmittedOut}, **ERRORS})
+def submit_command(battle_id: BattleId, body: SubmitCommand, request: Request,
+                   idempotency_key: Annotated[str | None, Header()] = None) -> Response:
+    """Act for the token's seat. `expected_seq` refuses a stale client (409); a repeated
+    `Idempotency-Key` returns the first answer and appends nothing."""
+    services = services_of(request)
+    seat = seat_of(services, battle_id, bearer(request))
+    if idempotency_key is not None and not 0 < len(idempotency_key) <= MAX_KEY:
+        raise ApiError("bad_request", f"Idempotency-Key must be 1 to {MAX_KEY} characters")
+    done = services.battles.submit(battle_id, seat, body.command, expected_seq=body.expected_seq,
+                                   idempotency_key=idempotency_key)
+    viewer = Viewer(seat=seat)
+    return json_response({"seq": done.seq, "events": [wire_event(r, viewer, done.public) for r in done.records]})
+
+
+@router.get("/battles/{battle_id}/events", responses={200: {"model": EventsOut}, **ERRORS})
+def battle_events(battle_id: BattleId, request: Request,
+                  from_seq: Annotated[int, Query(alias="from", ge=1, le=2**31)] = 1) -> Response:
+    services = services_of(request)
+    viewer = viewer_of(services, battle_id, bearer(request))
+    return json_response({"battle_id": battle_id, "events": services.battles.events(battle_id, viewer, from_seq)})
+
+
+@router.get("/battles/{battle_id}/at/{seq}", responses={200: {"model": ViewOut}, **ERRORS})
+def battle_at(battle_id: BattleId, seq: Annotated[int, Path(ge=1, le=2**31)], request: Request) -> Response:
+    """Time travel: the view as it was right after event `seq`."""
+    services = services_of(request)
+    viewer = viewer_of(services, battle_id, bearer(request))
+    return json_response(services.battles.view(battle_id, viewer, at=seq))
+
+
+@router.get("/battles/{battle_id}/replay", responses={200: {"content": {"application/x-ndjson": {}}}, **ERRORS})
+def battle_replay(battle_id: BattleId, request: Request) -> Response:
+    """The replay file: full once the battle has ended, redacted for the caller before."""
+    services = services_of(request)
+    viewer = viewer_of(services, battle_id, bearer(request))
+    state = services.battles.load(battle_id)
+    limit = services.battles.horizon(state, viewer)
+    shown = services.battles.load(battle_id, at=limit) if limit < state.seq else state
+    replay = replay_format.build(shown, services.battles.records(battle_id, 1, limit), viewer)
+    return Response(replay_format.dumps(replay), media_type="application/x-ndjson",
+                    headers={"Content-Disposition": f'attachment; filename="{battle_id}.jsonl"'})

@@ -1,0 +1,88 @@
+"""Request bodies (validated for shape; rulesets validate meaning) and documented responses."""
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateBattle(Strict):
+    ruleset: str = Field(min_length=1, max_length=64)
+    players: dict[str, str]
+    setup: dict[str, Any] | None = None
+    seed_nonces: dict[str, str] | None = None
+    private: bool = False
+
+
+class CreateSet(CreateBattle):
+    games: int = Field(3, ge=1, le=99)
+    mode: str = Field("best_of", pattern="^(best_of|all)$")
+
+
+class SubmitCommand(Strict):
+    command: dict[str, Any]
+    expected_seq: int | None = Field(None, ge=0)
+
+
+class WireEvent(BaseModel):
+    seq: int
+    type: str
+    data: dict[str, Any]
+    chain: str | None
+
+
+class CreatedBattleOut(BaseModel):
+    battle_id: str
+    seat_tokens: dict[str, str]
+    seed_commitment: str
+    seq: int
+
+
+class CreatedSetOut(BaseModel):
+    set_id: str
+    battle_id: str
+    seat_tokens: dict[str, str]
+    seed_commitment: str
+
+
+class SubmittedOut(BaseModel):
+    seq: int
+    events: list[WireEvent]
+
+
+class EventsOut(BaseModel):
+    battle_id: str
+    events: list[WireEvent]
+
+
+class LegalOut(BaseModel):
+    battle_id: str
+    seat: str
+    seq: int
+    legal: list[dict[str, Any]]
+
+
+class ViewOut(BaseModel):
+    battle_id: str
+    ruleset: str
+    seq: int
+    players: dict[str, str]
+    outcome: dict[str, Any] | None
+    state: dict[str, Any]
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+    details: Any = None
+
+
+class ErrorOut(BaseModel):
+    error: ErrorDetail
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": ErrorOut} for status in (400, 401, 403, 404, 409, 422)}

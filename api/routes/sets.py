@@ -1,0 +1,55 @@
+"""Competitive sets: create one, follow it, audit it."""
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Request
+from pydantic import BaseModel
+from starlette.responses import Response
+
+from replays.audit import audit_set
+
+from ..auth import require_admin
+from ..json import json_response
+from .models import ERRORS, CreatedSetOut, CreateSet
+
+router = APIRouter(tags=["sets"])
+SetId = Annotated[str, Path(max_length=64)]
+
+
+class SetOut(BaseModel):
+    set_id: str
+    ruleset: str
+    players: dict[str, str]
+    games: int
+    mode: str
+    battles: list[dict[str, Any]]
+    score: dict[str, int]
+    winner: str | None
+    finished: bool
+    current_battle: str | None
+    head: str
+
+
+@router.post("/sets", status_code=201, responses={201: {"model": CreatedSetOut}, **ERRORS})
+def create_set(body: CreateSet, request: Request) -> Response:
+    """A set of `games` battles (`mode` best_of stops at a majority); its seat tokens act in
+    every battle of the set, each started as the one before it ends."""
+    services = request.app.state.services
+    require_admin(request, services)
+    made = services.sets.create(body.ruleset, body.players, body.setup, games=body.games, mode=body.mode,
+                                seed_nonces=body.seed_nonces, private=body.private)
+    return json_response({"set_id": made.set_id, "battle_id": made.battle_id, "seat_tokens": made.seat_tokens,
+                          "seed_commitment": made.seed_commitment}, status=201)
+
+
+@router.get("/sets/{set_id}", responses={200: {"model": SetOut}, **ERRORS})
+def get_set(set_id: SetId, request: Request) -> Response:
+    return json_response(request.app.state.services.sets.get(set_id))
+
+
+@router.get("/sets/{set_id}/audit", responses=ERRORS)
+def get_set_audit(set_id: SetId, request: Request) -> Response:
+    """Verify every battle, then the set's results, carry-over and hash chain; `digest` names it all."""
+    services = request.app.state.services
+    return json_response(audit_set(services.battles, services.sets, set_id))
