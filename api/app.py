@@ -6,7 +6,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from . import errors
+from . import errors, streams
 from .json import OrjsonResponse
 from .routes import battles, replays, rulesets, sets
 from .services import Services, Settings, bootstrap
@@ -27,6 +27,6 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
                   description="Event-sourced battles: commands, views, streams, replays.")
     app.state.services = services
     errors.install(app)
-    for module in (rulesets, battles, sets, replays):
+    for module in (rulesets, battles, sets, replays, streams):
         app.include_router(module.router)
     return app

@@ -11,6 +11,7 @@ from typing import Any
 
 from domain.battles import Battles
 from domain.sets import Sets
+from projections.live import LiveHub
 
 
 @dataclass(frozen=True)
@@ -18,12 +19,14 @@ class Settings:
     database_url: str | None = None     # None: $RINGSIDE_DATABASE_URL or the embedded SQLite default
     redis_url: str | None = None        # None: single-process in-memory views and fan-out
     admin_token: str | None = None      # guards creating battles and sets when set
+    redis_prefix: str = "ringside"      # namespace of every Redis key and channel
 
     @classmethod
     def from_env(cls) -> "Settings":
         return cls(database_url=os.environ.get("RINGSIDE_DATABASE_URL") or None,
                    redis_url=os.environ.get("RINGSIDE_REDIS_URL") or None,
-                   admin_token=os.environ.get("RINGSIDE_ADMIN_TOKEN") or None)
+                   admin_token=os.environ.get("RINGSIDE_ADMIN_TOKEN") or None,
+                   redis_prefix=os.environ.get("RINGSIDE_REDIS_PREFIX") or "ringside")
 
 
 @dataclass
@@ -31,6 +34,7 @@ class Services:
     settings: Settings
     battles: Battles
     sets: Sets
+    live: LiveHub
     # Components added by the projection and live-stream layers, keyed by name.
     extras: dict[str, Any] = field(default_factory=dict)
 
@@ -52,4 +56,7 @@ class Services:
 def bootstrap(settings: Settings | None = None) -> Services:
     settings = settings or Settings.from_env()
     battles = Battles(settings.database_url)
-    return Services(settings=settings, battles=battles, sets=Sets(battles))
+    live = LiveHub(settings.redis_url, prefix=settings.redis_prefix)
+    battles.committed.append(live.publish)
+    return Services(settings=settings, battles=battles, sets=Sets(battles), live=live,
+                    extras={"live": live})

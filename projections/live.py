@@ -1,0 +1,180 @@
+"""Live fan-out: each committed batch reaches every stream following its battle.
+
+`LiveHub.publish` is a commit listener. It renders the batch once per kind of viewer (the
+spectator and each seat) through `wire_event`, the one redaction function, so a thousand
+spectators cost one redaction, not a thousand. In one process the hub hands batches straight
+to its subscribers. With Redis, a batch goes out on the battle's channel and every worker's
+listener hands it to its own subscribers, so a command accepted by one worker reaches
+spectators on another.
+
+Delivery here is a fast path, not the source of truth: a stream subscribes before it catches
+up from the store, drops seqs it has already sent, and re-reads the store on any gap or
+quiet spell. So a lost message, a Redis restart or a late subscriber never skips or repeats
+a seq.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from domain.engine.battle import BattleState
+from domain.engine.events import Recorded, Viewer, wire_event
+
+log = logging.getLogger(__name__)
+SPECTATOR_KEY = "spectator"
+
+
+@dataclass(frozen=True)
+class Batch:
+    """One committed batch, rendered for each kind of viewer: key -> wire events."""
+    battle_id: str
+    first: int
+    last: int
+    ended: bool
+    delayed: bool                       # spectators must re-read the store (spectator delay)
+    rendered: Mapping[str, list[dict[str, Any]]]
+
+    def for_viewer(self, viewer: Viewer) -> list[dict[str, Any]]:
+        return self.rendered[viewer.seat or SPECTATOR_KEY]
+
+    def encode(self) -> bytes:
+        return orjson.dumps({"battle_id": self.battle_id, "first": self.first, "last": self.last,
+                             "ended": self.ended, "delayed": self.delayed, "rendered": self.rendered})
+
+    @classmethod
+    def decode(cls, raw: bytes) -> "Batch":
+        body = orjson.loads(raw)
+        return cls(body["battle_id"], body["first"], body["last"], body["ended"], body["delayed"], body["rendered"])
+
+
+def render(battle_id: str, records: list[Recorded], state: BattleState) -> Batch:
+    seats = list(state.created.players)
+    rendered = {SPECTATOR_KEY: [wire_event(r, Viewer(), state.public) for r in records]}
+    for seat in seats:
+        rendered[seat] = [wire_event(r, Viewer(seat=seat), state.public) for r in records]
+    return Batch(battle_id, records[0].seq, records[-1].seq, state.outcome is not None,
+                 bool(state.spectator_delay) and state.outcome is None, rendered)
+
+
+class Subscription:
+    """One stream's inbox of batches, fed from any thread."""
+
+    def __init__(self, hub: "LiveHub", battle_id: str):
+        self.hub = hub
+        self.battle_id = battle_id
+        self.loop = asyncio.get_running_loop()
+        self.queue: asyncio.Queue[Batch] = asyncio.Queue(maxsize=1024)
+
+    def offer(self, batch: Batch) -> None:
+        self.loop.call_soon_threadsafe(self._put, batch)
+
+    def _put(self, batch: Batch) -> None:
+        if self.queue.full():           # a slow reader: drop; it re-reads the store on the gap
+            return
+        self.queue.put_nowait(batch)
+
+    async def next(self, timeout: float) -> Batch | None:
+        try:
+            return await asyncio.wait_for(self.queue.get(), timeout)
+        except asyncio.TimeoutError:
+            return None
+
+    def close(self) -> None:
+        self.hub.unsubscribe(self)
+
+
+class LiveHub:
+    """In-process fan-out; with a Redis URL, across worker processes through pub/sub."""
+
+    def __init__(self, redis_url: str | None = None, prefix: str = "ringside"):
+        self.redis_url = redis_url
+        self.prefix = prefix
+        self._subs: dict[str, set[Subscription]] = {}
+        self._lock = threading.Lock()
+        self._redis: Any = None
+        self._listener: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self.published = 0
+
+    def channel(self, battle_id: str) -> str:
+        return f"{self.prefix}:live:{battle_id}"
+
+    # -- publishing (a commit listener, called in the thread that committed) --------------
+    def publish(self, battle_id: str, records: list[Recorded], state: BattleState) -> None:
+        batch = render(battle_id, records, state)
+        self.published += 1
+        if self._redis is not None:
+            try:
+                self._redis.publish(self.channel(battle_id), batch.encode())
+                return
+            except Exception as exc:    # Redis down: the store still has the batch; deliver locally
+                log.warning("live publish to Redis failed (%s); delivering locally only", exc)
+        self.deliver(batch)
+
+    def deliver(self, batch: Batch) -> None:
+        with self._lock:
+            subs = list(self._subs.get(batch.battle_id, ()))
+        for sub in subs:
+            sub.offer(batch)
+
+    # -- subscribing (from a running event loop) -------------------------------------------
+    def subscribe(self, battle_id: str) -> Subscription:
+        sub = Subscription(self, battle_id)
+        with self._lock:
+            self._subs.setdefault(battle_id, set()).add(sub)
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        with self._lock:
+            subs = self._subs.get(sub.battle_id)
+            if subs is not None:
+                subs.discard(sub)
+                if not subs:
+                    del self._subs[sub.battle_id]
+
+    def subscribers(self, battle_id: str) -> int:
+        with self._lock:
+            return len(self._subs.get(battle_id, ()))
+
+    # -- the Redis side ----------------------------------------------------------------------
+    def start(self) -> None:
+        if self.redis_url is None or self._listener is not None:
+            return
+        import redis
+
+        self._redis = redis.Redis.from_url(self.redis_url, socket_timeout=2, socket_connect_timeout=2)
+        self._listener = threading.Thread(target=self._listen, name="live-hub", daemon=True)
+        self._listener.start()
+
+    def _listen(self) -> None:
+        """Follow every battle channel; reconnect after Redis goes away."""
+        import redis
+
+        pattern = f"{self.prefix}:live:*"
+        while not self._stopping.is_set():
+            try:
+                client = redis.Redis.from_url(self.redis_url, socket_connect_timeout=2, health_check_interval=5)
+                pubsub = client.pubsub(ignore_subscribe_messages=True)
+                pubsub.psubscribe(pattern)
+                while not self._stopping.is_set():
+                    message = pubsub.get_message(timeout=0.5)
+                    if message is not None and message["type"] == "pmessage":
+                        self.deliver(Batch.decode(message["data"]))
+                pubsub.close()
+                client.close()
+            except Exception as exc:
+                log.warning("live hub lost Redis (%s); reconnecting", exc)
+                self._stopping.wait(0.5)
+
+    def close(self) -> None:
+        self._stopping.set()
+        if self._listener is not None:
+            self._listener.join(timeout=3)
+        if self._redis is not None:
+            self._redis.close()
