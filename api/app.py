@@ -8,7 +8,7 @@ from fastapi import FastAPI
 
 from . import errors, streams
 from .json import OrjsonResponse
-from .routes import battles, replays, rulesets, sets
+from .routes import battles, replays, rulesets, sets, views
 from .services import Services, Settings, bootstrap
 
 
@@ -27,6 +27,6 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
                   description="Event-sourced battles: commands, views, streams, replays.")
     app.state.services = services
     errors.install(app)
-    for module in (rulesets, battles, sets, replays, streams):
+    for module in (rulesets, views, battles, sets, replays, streams):
         app.include_router(module.router)
     return app

@@ -1,17 +1,14 @@
 """The `ringside` command."""
 from __future__ import annotations
 
-import functools
 import sys
 import time
 import uuid
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import orjson
 import typer
-from eventsourcing.persistence import PersistenceError
 from rich.progress import Progress
 
 from domain.ai import get_policy
@@ -25,6 +22,8 @@ from replays import format as replay_format
 from replays.diff import first_divergence, view_at
 from replays.verify import verify
 
+from .cli_errors import clean_errors, fail
+from .cli_projections import projections_app
 from .cli_serve import serve
 from .render import event_line
 
@@ -32,26 +31,7 @@ app = typer.Typer(help="Ringside: event-sourced battles.", no_args_is_help=True,
                   pretty_exceptions_enable=False)
 replay_app = typer.Typer(help="Export, verify, show and diff replay files.", no_args_is_help=True)
 app.add_typer(replay_app, name="replay")
-F = TypeVar("F", bound=Callable[..., Any])
 DB = typer.Option(None, "--db", help="Database URL (default: $RINGSIDE_DATABASE_URL or sqlite:///./ringside.db)")
-
-
-def fail(message: str, code: int = 1) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code)
-
-
-def clean_errors(fn: F) -> F:
-    """Every expected failure becomes one readable line and a non-zero exit."""
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except RingsideError as exc:
-            fail(exc.message)
-        except PersistenceError as exc:
-            fail(f"database: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
-    return wrapper  # type: ignore[return-value]
 
 
 def parse_json_option(text: str, option: str) -> Any:
@@ -238,6 +218,7 @@ def replay_diff(a: Path, b: Path) -> None:
 
 
 app.command()(clean_errors(serve))
+app.add_typer(projections_app, name="projections")
 
 
 def main() -> None:

@@ -12,6 +12,8 @@ from typing import Any
 from domain.battles import Battles
 from domain.sets import Sets
 from projections.live import LiveHub
+from projections.runner import Runner, Views
+from projections.store import MemoryViewStore, RedisViewStore, ViewStore
 
 
 @dataclass(frozen=True)
@@ -20,13 +22,15 @@ class Settings:
     redis_url: str | None = None        # None: single-process in-memory views and fan-out
     admin_token: str | None = None      # guards creating battles and sets when set
     redis_prefix: str = "ringside"      # namespace of every Redis key and channel
+    external_projections: bool = False  # the projection runner is its own process
 
     @classmethod
     def from_env(cls) -> "Settings":
         return cls(database_url=os.environ.get("RINGSIDE_DATABASE_URL") or None,
                    redis_url=os.environ.get("RINGSIDE_REDIS_URL") or None,
                    admin_token=os.environ.get("RINGSIDE_ADMIN_TOKEN") or None,
-                   redis_prefix=os.environ.get("RINGSIDE_REDIS_PREFIX") or "ringside")
+                   redis_prefix=os.environ.get("RINGSIDE_REDIS_PREFIX") or "ringside",
+                   external_projections=os.environ.get("RINGSIDE_PROJECTIONS") == "external")
 
 
 @dataclass
@@ -35,7 +39,9 @@ class Services:
     battles: Battles
     sets: Sets
     live: LiveHub
-    # Components added by the projection and live-stream layers, keyed by name.
+    views: ViewStore
+    projections: Views
+    # Background components, started with the server and closed in reverse order.
     extras: dict[str, Any] = field(default_factory=dict)
 
     def start(self) -> None:
@@ -58,5 +64,18 @@ def bootstrap(settings: Settings | None = None) -> Services:
     battles = Battles(settings.database_url)
     live = LiveHub(settings.redis_url, prefix=settings.redis_prefix)
     battles.committed.append(live.publish)
-    return Services(settings=settings, battles=battles, sets=Sets(battles), live=live,
-                    extras={"live": live})
+    views = view_store(settings)
+    projections = Views(battles, views)
+    background: dict[str, Any] = {"live": live}
+    if not settings.external_projections:
+        background["projections"] = Runner(projections)
+    background["views"] = views
+    return Services(settings=settings, battles=battles, sets=Sets(battles), live=live, views=views,
+                    projections=projections, extras=background)
+
+
+def view_store(settings: Settings) -> ViewStore:
+    """Redis when configured (shared by workers); otherwise in memory, rebuilt from the log."""
+    if settings.redis_url:
+        return RedisViewStore(settings.redis_url, prefix=settings.redis_prefix)
+    return MemoryViewStore(prefix=settings.redis_prefix)

@@ -40,6 +40,7 @@ class Memory:
         self.actions: list[dict[str, Any]] = []
         self.turns: list[dict[str, Any]] = []
         self.known: dict[str, Any] = {}
+        self._actions_at_turn = 0
 
     def observe(self, wire: Mapping[str, Any], starts_batch: bool) -> None:
         """One redacted event; `starts_batch` marks action events (the echo of a command)."""
@@ -52,12 +53,20 @@ class Memory:
             self.actions.append({"seq": wire["seq"], "type": wire["type"], "actor": data.get("seat"),
                                  "target": target, "data": dict(data)})
 
-    def settle(self, ruleset: Any, view: Mapping[str, Any]) -> None:
-        """After a batch: the seat's view now; a new turn records the view as it starts."""
+    def settle(self, ruleset: Any, view: Mapping[str, Any]) -> str | None:
+        """The seat's view now. A new turn records the view as it starts: the view after the
+        batch that began it, so settling after every event or after every batch gives the
+        same memory. Returns "new" or "updated" when the turn record changed, else None."""
+        self.known = known_resources(ruleset, view, self.seat)
         turn = view_turn(ruleset, view)
         if not self.turns or self.turns[-1]["turn"] != turn:
             self.turns.append({"turn": turn, "seq": self.seq, "view": dict(view)})
-        self.known = known_resources(ruleset, view, self.seat)
+            self._actions_at_turn = len(self.actions)
+            return "new"
+        if self._actions_at_turn == len(self.actions) and self.turns[-1]["seq"] != self.seq:
+            self.turns[-1] = {"turn": turn, "seq": self.seq, "view": dict(view)}
+            return "updated"
+        return None
 
     def used_by(self, actor: str) -> list[dict[str, Any]]:
         """The actions `actor` has taken, oldest first."""
@@ -65,7 +74,7 @@ class Memory:
 
     def as_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "seq": self.seq, "actions": self.actions, "turns": self.turns,
-                "known": self.known}
+                "known": self.known, "actions_at_turn": self._actions_at_turn}
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> "Memory":
@@ -74,4 +83,5 @@ class Memory:
         memory.actions = list(raw["actions"])
         memory.turns = list(raw["turns"])
         memory.known = dict(raw["known"])
+        memory._actions_at_turn = raw.get("actions_at_turn", len(memory.actions))
         return memory

@@ -1,0 +1,230 @@
+"""View stores: where projections keep their read models, with their tracking positions.
+
+A projection turns one event into a list of small operations. `apply(view, ops, position)`
+applies them together with the view's new tracking position, atomically, and only if the
+view has not already reached that position, so a runner that crashes and restarts applies
+each event exactly once. In Redis that is one Lua script; in memory, one lock.
+
+Both stores are eventsourcing `TrackingRecorder`s (one tracking position per view, named by
+the view), so the library's `ProjectionRunner` machinery can follow the log for them.
+
+Operations (values are JSON-ready):
+  ("set", key, value)  ("rpush", key, value)  ("lset_last", key, value)
+  ("hset", key, field, value)  ("hdel", key, field)  ("zadd", key, member, score)  ("zrem", key, member)
+"""
+from __future__ import annotations
+
+import threading
+from abc import abstractmethod
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+from eventsourcing.persistence import Tracking, TrackingRecorder
+
+Op = tuple[Any, ...]
+
+
+class ViewStore(TrackingRecorder):
+    def __init__(self, prefix: str = "ringside"):
+        self.prefix = prefix
+
+    def key(self, view: str, *parts: str) -> str:
+        return ":".join((self.prefix, "v", view, *parts))
+
+    # -- writing --------------------------------------------------------------------------
+    @abstractmethod
+    def apply(self, view: str, ops: Sequence[Op], position: int) -> bool:
+        """Apply `ops` and move `view` to `position`, atomically; False if already there."""
+
+    @abstractmethod
+    def position(self, view: str) -> int | None:
+        """The last notification id applied to `view` (None: nothing yet)."""
+
+    @abstractmethod
+    def drop(self, view: str) -> None:
+        """Delete every key of `view` and its tracking position, so it rebuilds from the log."""
+
+    def insert_tracking(self, tracking: Tracking) -> None:
+        self.apply(tracking.application_name, (), tracking.notification_id)
+
+    def max_tracking_id(self, application_name: str) -> int | None:
+        return self.position(application_name)
+
+    # -- reading --------------------------------------------------------------------------
+    @abstractmethod
+    def get(self, key: str) -> Any | None: ...
+
+    @abstractmethod
+    def lrange(self, key: str) -> list[Any]: ...
+
+    @abstractmethod
+    def hget(self, key: str, field: str) -> Any | None: ...
+
+    @abstractmethod
+    def hgetall(self, key: str) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def ztop(self, key: str, limit: int) -> list[tuple[str, float]]:
+        """Members by descending score (ties by member), at most `limit`."""
+
+    def close(self) -> None:
+        pass
+
+
+class MemoryViewStore(ViewStore):
+    """The embedded default: plain dicts in this process, rebuilt from the log at start."""
+
+    def __init__(self, prefix: str = "ringside"):
+        super().__init__(prefix)
+        self._data: dict[str, Any] = {}
+        self._positions: dict[str, int] = {}
+        self._lock = threading.RLock()
+
+    def apply(self, view: str, ops: Sequence[Op], position: int) -> bool:
+        with self._lock:
+            if self._positions.get(view, 0) >= position:
+                return False
+            for op in ops:
+                self._apply_one(op)
+            self._positions[view] = position
+            return True
+
+    def _apply_one(self, op: Op) -> None:
+        kind, key = op[0], op[1]
+        data = self._data
+        if kind == "set":
+            data[key] = op[2]
+        elif kind == "rpush":
+            data.setdefault(key, []).append(op[2])
+        elif kind == "lset_last":
+            data[key][-1] = op[2]
+        elif kind == "hset":
+            data.setdefault(key, {})[op[2]] = op[3]
+        elif kind == "hdel":
+            data.get(key, {}).pop(op[2], None)
+        elif kind == "zadd":
+            data.setdefault(key, {})[op[2]] = float(op[3])
+        elif kind == "zrem":
+            data.get(key, {}).pop(op[2], None)
+        else:
+            raise ValueError(f"unknown view operation {kind!r}")
+
+    def position(self, view: str) -> int | None:
+        with self._lock:
+            return self._positions.get(view)
+
+    def drop(self, view: str) -> None:
+        start = self.key(view) + ":"
+        with self._lock:
+            for key in [k for k in self._data if k.startswith(start)]:
+                del self._data[key]
+            self._positions.pop(view, None)
+
+    def get(self, key: str) -> Any | None:
+        with self._lock:
+            return orjson.loads(orjson.dumps(self._data[key])) if key in self._data else None
+
+    def lrange(self, key: str) -> list[Any]:
+        with self._lock:
+            return orjson.loads(orjson.dumps(self._data.get(key, [])))
+
+    def hget(self, key: str, field: str) -> Any | None:
+        with self._lock:
+            value = self._data.get(key, {}).get(field)
+            return None if value is None else orjson.loads(orjson.dumps(value))
+
+    def hgetall(self, key: str) -> dict[str, Any]:
+        with self._lock:
+            return orjson.loads(orjson.dumps(self._data.get(key, {})))
+
+    def ztop(self, key: str, limit: int) -> list[tuple[str, float]]:
+        with self._lock:
+            scores = dict(self._data.get(key, {}))
+        return sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
+
+
+# Compare the view's position first; apply nothing if the event was already applied.
+APPLY_SCRIPT = """
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if current and tonumber(current) >= tonumber(ARGV[2]) then return 0 end
+local ops = cjson.decode(ARGV[3])
+for _, op in ipairs(ops) do
+  local kind = op[1]
+  if kind == 'set' then redis.call('SET', op[2], op[3])
+  elseif kind == 'rpush' then redis.call('RPUSH', op[2], op[3])
+  elseif kind == 'lset_last' then redis.call('LSET', op[2], -1, op[3])
+  elseif kind == 'hset' then redis.call('HSET', op[2], op[3], op[4])
+  elseif kind == 'hdel' then redis.call('HDEL', op[2], op[3])
+  elseif kind == 'zadd' then redis.call('ZADD', op[2], op[4], op[3])
+  elseif kind == 'zrem' then redis.call('ZREM', op[2], op[3])
+  else return redis.error_reply('unknown view operation ' .. tostring(kind)) end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""
+
+
+class RedisViewStore(ViewStore):
+    """Views in Redis, shared by every worker; one Lua script per applied event."""
+
+    def __init__(self, url: str, prefix: str = "ringside"):
+        import redis
+
+        super().__init__(prefix)
+        self.redis = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=3)
+        self._apply = self.redis.register_script(APPLY_SCRIPT)
+        self.tracking_key = f"{prefix}:tracking"
+
+    def apply(self, view: str, ops: Sequence[Op], position: int) -> bool:
+        encoded = [self._encode(op) for op in ops]
+        return bool(self._apply(keys=[self.tracking_key], args=[view, position, orjson.dumps(encoded)]))
+
+    @staticmethod
+    def _encode(op: Op) -> list[Any]:
+        kind = op[0]
+        if kind in ("set", "rpush", "lset_last"):
+            return [kind, op[1], orjson.dumps(op[2]).decode()]
+        if kind == "hset":
+            return [kind, op[1], op[2], orjson.dumps(op[3]).decode()]
+        if kind == "zadd":
+            return [kind, op[1], op[2], repr(float(op[3]))]
+        return list(op)
+
+    def position(self, view: str) -> int | None:
+        found = self.redis.hget(self.tracking_key, view)
+        return int(found) if found is not None else None
+
+    def drop(self, view: str) -> None:
+        pattern = self.key(view) + ":*"
+        batch = []
+        for key in self.redis.scan_iter(match=pattern, count=1000):
+            batch.append(key)
+            if len(batch) >= 1000:
+                self.redis.delete(*batch)
+                batch = []
+        if batch:
+            self.redis.delete(*batch)
+        self.redis.hdel(self.tracking_key, view)
+
+    def get(self, key: str) -> Any | None:
+        found = self.redis.get(key)
+        return None if found is None else orjson.loads(found)
+
+    def lrange(self, key: str) -> list[Any]:
+        return [orjson.loads(item) for item in self.redis.lrange(key, 0, -1)]
+
+    def hget(self, key: str, field: str) -> Any | None:
+        found = self.redis.hget(key, field)
+        return None if found is None else orjson.loads(found)
+
+    def hgetall(self, key: str) -> dict[str, Any]:
+        return {k.decode(): orjson.loads(v) for k, v in self.redis.hgetall(key).items()}
+
+    def ztop(self, key: str, limit: int) -> list[tuple[str, float]]:
+        rows = self.redis.zrevrange(key, 0, max(limit, 1) * 4 - 1, withscores=True)
+        ordered = sorted(((m.decode(), s) for m, s in rows), key=lambda item: (-item[1], item[0]))
+        return ordered[:limit]
+
+    def close(self) -> None:
+        self.redis.close()
