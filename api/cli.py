@@ -22,6 +22,7 @@ from replays import format as replay_format
 from replays.diff import first_divergence, view_at
 from replays.verify import verify
 
+from .cli_bot import bot
 from .cli_errors import clean_errors, fail
 from .cli_projections import projections_app
 from .cli_serve import serve
@@ -218,6 +219,7 @@ def replay_diff(a: Path, b: Path) -> None:
 
 
 app.command()(clean_errors(serve))
+app.command()(clean_errors(bot))
 app.add_typer(projections_app, name="projections")
 
 

@@ -48,8 +48,10 @@ def legal_commands(battle_id: BattleId, request: Request) -> Response:
     services = services_of(request)
     seat = seat_of(services, battle_id, bearer(request))
     state = services.battles.load(battle_id)
-    return json_response({"battle_id": battle_id, "seat": seat, "seq": state.seq,
-                          "legal": services.battles.legal(battle_id, seat)})
+    awaiting = sorted(services.battles.ruleset_of(state).awaiting(state.game)) if state.outcome is None else []
+    return json_response({"battle_id": battle_id, "seat": seat, "seq": state.seq, "awaiting": awaiting,
+                          "ended": state.outcome is not None,
+                          "legal": services.battles.legal(battle_id, seat) if seat in awaiting else []})
 
 
 @router.post("/battles/{battle_id}/commands", responses={200: {"model": SubmittedOut}, **ERRORS})

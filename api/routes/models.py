@@ -63,6 +63,8 @@ class LegalOut(BaseModel):
     battle_id: str
     seat: str
     seq: int
+    awaiting: list[str]
+    ended: bool
     legal: list[dict[str, Any]]
 
 
