@@ -105,6 +105,8 @@ async def websocket_stream(websocket: WebSocket, battle_id: str, from_seq: int =
     try:
         feed = await open_feed(services, battle_id, token, from_seq)
     except RingsideError as exc:
+        # Accept, then close with 4000 + the HTTP status, so browsers can read why.
+        await websocket.accept()
         await websocket.close(code=4000 + STATUS_BY_CODE.get(exc.code, 400), reason=exc.message[:120])
         return
     await websocket.accept()

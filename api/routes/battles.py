@@ -7,6 +7,7 @@ from fastapi import APIRouter, Header, Path, Query, Request
 from starlette.responses import Response
 
 from domain.engine.events import Viewer, wire_event
+from domain.engine.ruleset import get_ruleset
 from replays import format as replay_format
 
 from ..auth import bearer, require_admin, seat_of, viewer_of
@@ -29,7 +30,8 @@ def create_battle(body: CreateBattle, request: Request) -> Response:
     """Create a battle; the answer holds one secret token per seat (only hashes are kept)."""
     services = services_of(request)
     require_admin(request, services)
-    made = services.battles.create(body.ruleset, body.players, body.setup, seed_nonces=body.seed_nonces,
+    setup = body.full_setup(get_ruleset(body.ruleset).default_setup())
+    made = services.battles.create(body.ruleset, body.players, setup, seed_nonces=body.seed_nonces,
                                    private=body.private)
     return json_response({"battle_id": made.battle_id, "seat_tokens": made.seat_tokens,
                           "seed_commitment": made.seed_commitment, "seq": made.seq}, status=201)

@@ -16,6 +16,13 @@ class CreateBattle(Strict):
     setup: dict[str, Any] | None = None
     seed_nonces: dict[str, str] | None = None
     private: bool = False
+    spectator_delay: int | None = Field(None, ge=0, le=1000, description="Hold spectators N actions behind.")
+
+    def full_setup(self, default: dict[str, Any]) -> dict[str, Any] | None:
+        """The setup with the spectator delay folded in (the engine keeps it in the setup)."""
+        if self.spectator_delay is None:
+            return self.setup
+        return {**(self.setup if self.setup is not None else default), "spectator_delay": self.spectator_delay}
 
 
 class CreateSet(CreateBattle):

@@ -7,6 +7,7 @@ from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel
 from starlette.responses import Response
 
+from domain.engine.ruleset import get_ruleset
 from replays.audit import audit_set
 
 from ..auth import require_admin
@@ -37,7 +38,8 @@ def create_set(body: CreateSet, request: Request) -> Response:
     every battle of the set, each started as the one before it ends."""
     services = request.app.state.services
     require_admin(request, services)
-    made = services.sets.create(body.ruleset, body.players, body.setup, games=body.games, mode=body.mode,
+    setup = body.full_setup(get_ruleset(body.ruleset).default_setup())
+    made = services.sets.create(body.ruleset, body.players, setup, games=body.games, mode=body.mode,
                                 seed_nonces=body.seed_nonces, private=body.private)
     return json_response({"set_id": made.set_id, "battle_id": made.battle_id, "seat_tokens": made.seat_tokens,
                           "seed_commitment": made.seed_commitment}, status=201)

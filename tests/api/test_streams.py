@@ -1,0 +1,156 @@
+"""WebSocket and SSE streams against a real uvicorn server: catch-up then live, no gaps or
+duplicates across reconnects, redaction per viewer, the spectator delay."""
+from __future__ import annotations
+
+import random
+import threading
+
+import httpx
+import orjson
+import pytest
+from websockets.sync.client import connect
+
+from .helpers import auth, create, hidden_leaks, step
+from .server import uvicorn_server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = f"sqlite:///{tmp_path_factory.mktemp('streams') / 'streams.db'}"
+    with uvicorn_server(db) as url:
+        yield url
+
+
+@pytest.fixture
+def http(server):
+    with httpx.Client(base_url=server, timeout=10) as client:
+        yield client
+
+
+def ws_url(server: str, battle_id: str, from_seq: int, token: str | None = None) -> str:
+    url = server.replace("http://", "ws://") + f"/battles/{battle_id}/stream?from={from_seq}"
+    return url + (f"&token={token}" if token else "")
+
+
+def read(ws, count: int) -> list[dict]:
+    return [orjson.loads(ws.recv(timeout=10)) for _ in range(count)]
+
+
+def test_ws_catches_up_follows_live_and_resumes_without_gaps(server, http):
+    battle = create(http)
+    bid = battle["battle_id"]
+    rng = random.Random(4)
+    seen: list[int] = []
+    with connect(ws_url(server, bid, 1)) as ws:
+        seen += [m["seq"] for m in read(ws, 6)]             # the create batch, from the store
+        first = step(http, battle, rng)
+        seen += [m["seq"] for m in read(ws, len(first["events"]))]   # live
+    # Commands keep flowing while nobody listens; a reconnect resumes from the next seq.
+    for _ in range(5):
+        step(http, battle, rng)
+    with connect(ws_url(server, bid, seen[-1] + 1)) as ws:
+        head = http.get(f"/battles/{bid}").json()["seq"]
+        seen += [m["seq"] for m in read(ws, head - seen[-1])]
+        answer = step(http, battle, rng)
+        seen += [m["seq"] for m in read(ws, len(answer["events"]))]
+    assert seen == list(range(1, seen[-1] + 1))
+
+
+def test_ws_follows_a_battle_to_its_end_and_closes(server, http):
+    battle = create(http)
+    bid = battle["battle_id"]
+    got: list[dict] = []
+    closed = threading.Event()
+
+    def listen() -> None:
+        with connect(ws_url(server, bid, 1, battle["seat_tokens"]["p2"])) as ws:
+            for message in ws:
+                got.append(orjson.loads(message))
+        closed.set()
+
+    reader = threading.Thread(target=listen)
+    reader.start()
+    rng = random.Random(9)
+    answers = []
+    while (answer := step(http, battle, rng)) is not None:
+        answers.append(answer)
+    assert closed.wait(20)
+    reader.join()
+    final = http.get(f"/battles/{bid}").json()["seq"]
+    assert [m["seq"] for m in got] == list(range(1, final + 1))
+    assert got[-1]["type"] == "engine.BattleEnded"
+    # Before the batch that ended it, the battle was live: p2 saw only what p2 may see.
+    before_end = [m for m in got if m["seq"] < answers[-1]["events"][0]["seq"]]
+    assert all(hidden_leaks(m, "p2") == [] for m in before_end)
+    assert any(m["chain"] is None for m in before_end)
+
+
+def test_ws_redacts_per_viewer_and_refuses_bad_tokens(server, http):
+    battle = create(http)
+    bid = battle["battle_id"]
+    step(http, battle, random.Random(1))
+    for seat in (None, "p1", "p2"):
+        token = battle["seat_tokens"][seat] if seat else None
+        with connect(ws_url(server, bid, 1, token)) as ws:
+            messages = read(ws, 7)
+        assert all(hidden_leaks(m, seat) == [] for m in messages)
+        drawn = [m for m in messages if m["type"] == "deckduel.CardsDrawn"]
+        for m in drawn:
+            assert (m["data"]["cards"] is not None) == (m["data"]["seat"] == seat)
+            assert (m["chain"] is not None) == (m["data"]["seat"] == seat)
+    with pytest.raises(Exception) as refused:
+        with connect(ws_url(server, bid, 1, "wrong")) as ws:
+            ws.recv(timeout=5)
+    assert "4403" in str(refused.value)
+
+
+def test_sse_streams_with_ids_and_resumes_from_last_event_id(server, http):
+    battle = create(http)
+    bid = battle["battle_id"]
+    rng = random.Random(5)
+    for _ in range(4):
+        step(http, battle, rng)
+    head = http.get(f"/battles/{bid}").json()["seq"]
+
+    def sse(headers: dict, count: int) -> list[dict]:
+        events = []
+        with http.stream("GET", f"/battles/{bid}/stream.sse", headers=headers) as response:
+            assert response.headers["content-type"].startswith("text/event-stream")
+            ids = []
+            for line in response.iter_lines():
+                if line.startswith("id: "):
+                    ids.append(int(line[4:]))
+                if line.startswith("data: "):
+                    events.append(orjson.loads(line[6:]))
+                    if len(events) == count:
+                        break
+            assert ids == [e["seq"] for e in events]
+        return events
+
+    first = sse(auth(battle["seat_tokens"]["p1"]), 5)
+    rest = sse({**auth(battle["seat_tokens"]["p1"]), "Last-Event-ID": str(first[-1]["seq"])}, head - 5)
+    assert [e["seq"] for e in first + rest] == list(range(1, head + 1))
+    assert all(hidden_leaks(e, "p1") == [] for e in first + rest)
+    assert http.get(f"/battles/{bid}/stream.sse", headers=auth("wrong")).status_code == 403
+
+
+def test_spectators_are_held_behind_by_the_delay(server, http):
+    battle = create(http, spectator_delay=2)
+    bid = battle["battle_id"]
+    rng = random.Random(7)
+    answers = [step(http, battle, rng) for _ in range(4)]
+    action_seqs = [a["events"][0]["seq"] for a in answers]
+    visible = action_seqs[-2] - 1          # everything before the two latest actions
+    spectator = http.get(f"/battles/{bid}/events").json()["events"]
+    assert spectator[-1]["seq"] == visible
+    assert http.get(f"/battles/{bid}").json()["seq"] == visible
+    assert http.get(f"/battles/{bid}/at/{visible + 1}").status_code == 404
+    seat_view = http.get(f"/battles/{bid}/events", headers=auth(battle["seat_tokens"]["p1"])).json()["events"]
+    assert seat_view[-1]["seq"] == answers[-1]["seq"]
+    with connect(ws_url(server, bid, 1)) as ws:
+        got = read(ws, visible)
+        answer = step(http, battle, rng)
+        # The horizon moves by one action: the spectator now gets the batch two actions back.
+        more = read(ws, action_seqs[-1] - 1 - visible)
+    assert [m["seq"] for m in got + more] == list(range(1, action_seqs[-1]))
+    assert answer is not None
