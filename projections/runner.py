@@ -25,7 +25,7 @@ from domain.battles import Battles
 from domain.engine.events import Recorded
 from domain.store import BLOB_TOPICS, BattleMapper, BattleStore, StoredRecord
 
-from .store import ViewStore
+from .store import Op, ViewStore
 from .views import Projection, make_projections
 
 log = logging.getLogger(__name__)
@@ -39,22 +39,35 @@ class Views:
         self.battles = battles
         self.store = store
         self.projections: list[Projection] = make_projections(battles, store, names)
+        self._applied: dict[str, int] = {}
 
     def start_position(self) -> int | None:
-        positions = [self.store.position(p.name) for p in self.projections]
-        return None if any(p is None for p in positions) else min(positions)  # type: ignore[type-var]
+        positions = self.store.positions()
+        found = [positions.get(p.name) for p in self.projections]
+        return None if any(p is None for p in found) else min(found)  # type: ignore[type-var]
 
-    def process(self, owner_id: str, rec: Any, position: int) -> None:
-        if not isinstance(rec, Recorded):
-            return              # a snapshot or bookkeeping record, not an event
-        for projection in self.projections:
-            if (self.store.position(projection.name) or 0) >= position:
+    def process(self, owner_id: str, rec: Any, position: int, known: dict[str, int] | None = None) -> None:
+        """Offer one logged record to every view not yet past it, in one atomic store step.
+        Bookkeeping records (keys, set membership) change no view but move positions past them.
+        `known` holds the views' positions when the caller already read them."""
+        positions = known if known is not None else self.store.positions()
+        changes: dict[str, list[Op]] = {}
+        for i, projection in enumerate(self.projections):
+            stored = positions.get(projection.name, 0)
+            if stored < self._applied.get(projection.name, 0):
+                # The view store lost data (a Redis restart without persistence): forget what
+                # this process remembers and rebuild the view from the log.
+                projection = self.projections[i] = type(projection)(self.battles, self.store)
+                self._applied[projection.name] = 0
+            if stored >= position:
                 continue
-            ops = projection.project(owner_id, rec, position)
-            self.store.apply(projection.name, ops, position)
+            changes[projection.name] = projection.project(owner_id, rec, position) if isinstance(rec, Recorded) else []
+        if changes:
+            for name in self.store.apply_views(changes, position):
+                positions[name] = self._applied[name] = position
 
     def catch_up(self, progress: Callable[[int], None] | None = None) -> int:
-        """Process every logged event not yet in every view; returns how many were read."""
+        """Process every logged record not yet in every view; returns how many were read."""
         recorder = self.battles.store.recorder
         mapper = self.battles.store.mapper
         start, seen = self.start_position(), 0
@@ -62,9 +75,10 @@ class Views:
             page = recorder.select_notifications(start, PAGE, inclusive_of_start=start is None)
             if not page:
                 return seen
+            positions = self.store.positions()      # once a page; process() keeps it current
             for note in page:
-                if note.topic not in BLOB_TOPICS:
-                    self.process(str(note.originator_id), mapper.to_domain_event(note), note.id)
+                rec = None if note.topic in BLOB_TOPICS else mapper.to_domain_event(note)
+                self.process(str(note.originator_id), rec, note.id, positions)
             start = page[-1].id
             seen += len(page)
             if progress is not None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -33,13 +33,22 @@ class ViewStore(TrackingRecorder):
         return ":".join((self.prefix, "v", view, *parts))
 
     # -- writing --------------------------------------------------------------------------
-    @abstractmethod
     def apply(self, view: str, ops: Sequence[Op], position: int) -> bool:
         """Apply `ops` and move `view` to `position`, atomically; False if already there."""
+        return bool(self.apply_views({view: ops}, position))
 
     @abstractmethod
+    def apply_views(self, changes: Mapping[str, Sequence[Op]], position: int) -> list[str]:
+        """For each view not yet at `position`: apply its ops and move it there; all in one
+        atomic step. Returns the views that were applied."""
+
+    @abstractmethod
+    def positions(self) -> dict[str, int]:
+        """Every view's last applied notification id."""
+
     def position(self, view: str) -> int | None:
         """The last notification id applied to `view` (None: nothing yet)."""
+        return self.positions().get(view)
 
     @abstractmethod
     def drop(self, view: str) -> None:
@@ -81,14 +90,17 @@ class MemoryViewStore(ViewStore):
         self._positions: dict[str, int] = {}
         self._lock = threading.RLock()
 
-    def apply(self, view: str, ops: Sequence[Op], position: int) -> bool:
+    def apply_views(self, changes: Mapping[str, Sequence[Op]], position: int) -> list[str]:
         with self._lock:
-            if self._positions.get(view, 0) >= position:
-                return False
-            for op in ops:
-                self._apply_one(op)
-            self._positions[view] = position
-            return True
+            applied = []
+            for view, ops in changes.items():
+                if self._positions.get(view, 0) >= position:
+                    continue
+                for op in ops:
+                    self._apply_one(op)
+                self._positions[view] = position
+                applied.append(view)
+            return applied
 
     def _apply_one(self, op: Op) -> None:
         kind, key = op[0], op[1]
@@ -110,9 +122,9 @@ class MemoryViewStore(ViewStore):
         else:
             raise ValueError(f"unknown view operation {kind!r}")
 
-    def position(self, view: str) -> int | None:
+    def positions(self) -> dict[str, int]:
         with self._lock:
-            return self._positions.get(view)
+            return dict(self._positions)
 
     def drop(self, view: str) -> None:
         start = self.key(view) + ":"
@@ -144,24 +156,30 @@ class MemoryViewStore(ViewStore):
         return sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
 
 
-# Compare the view's position first; apply nothing if the event was already applied.
+# For each view: compare its position first, and apply nothing if it already has the event.
 APPLY_SCRIPT = """
-local current = redis.call('HGET', KEYS[1], ARGV[1])
-if current and tonumber(current) >= tonumber(ARGV[2]) then return 0 end
-local ops = cjson.decode(ARGV[3])
-for _, op in ipairs(ops) do
-  local kind = op[1]
-  if kind == 'set' then redis.call('SET', op[2], op[3])
-  elseif kind == 'rpush' then redis.call('RPUSH', op[2], op[3])
-  elseif kind == 'lset_last' then redis.call('LSET', op[2], -1, op[3])
-  elseif kind == 'hset' then redis.call('HSET', op[2], op[3], op[4])
-  elseif kind == 'hdel' then redis.call('HDEL', op[2], op[3])
-  elseif kind == 'zadd' then redis.call('ZADD', op[2], op[4], op[3])
-  elseif kind == 'zrem' then redis.call('ZREM', op[2], op[3])
-  else return redis.error_reply('unknown view operation ' .. tostring(kind)) end
+local changes = cjson.decode(ARGV[2])
+local applied = {}
+for _, change in ipairs(changes) do
+  local view = change[1]
+  local current = redis.call('HGET', KEYS[1], view)
+  if not current or tonumber(current) < tonumber(ARGV[1]) then
+    for _, op in ipairs(change[2]) do
+      local kind = op[1]
+      if kind == 'set' then redis.call('SET', op[2], op[3])
+      elseif kind == 'rpush' then redis.call('RPUSH', op[2], op[3])
+      elseif kind == 'lset_last' then redis.call('LSET', op[2], -1, op[3])
+      elseif kind == 'hset' then redis.call('HSET', op[2], op[3], op[4])
+      elseif kind == 'hdel' then redis.call('HDEL', op[2], op[3])
+      elseif kind == 'zadd' then redis.call('ZADD', op[2], op[4], op[3])
+      elseif kind == 'zrem' then redis.call('ZREM', op[2], op[3])
+      else return redis.error_reply('unknown view operation ' .. tostring(kind)) end
+    end
+    redis.call('HSET', KEYS[1], view, ARGV[1])
+    table.insert(applied, view)
+  end
 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-return 1
+return applied
 """
 
 
@@ -176,9 +194,11 @@ class RedisViewStore(ViewStore):
         self._apply = self.redis.register_script(APPLY_SCRIPT)
         self.tracking_key = f"{prefix}:tracking"
 
-    def apply(self, view: str, ops: Sequence[Op], position: int) -> bool:
-        encoded = [self._encode(op) for op in ops]
-        return bool(self._apply(keys=[self.tracking_key], args=[view, position, orjson.dumps(encoded)]))
+    def apply_views(self, changes: Mapping[str, Sequence[Op]], position: int) -> list[str]:
+        encoded = [[view, [self._encode(op) for op in ops]] for view, ops in changes.items()]
+        # An empty Lua table encodes as {} in cjson, so each change always carries its list.
+        applied = self._apply(keys=[self.tracking_key], args=[position, orjson.dumps(encoded)])
+        return [v.decode() if isinstance(v, bytes) else v for v in applied]
 
     @staticmethod
     def _encode(op: Op) -> list[Any]:
@@ -191,9 +211,8 @@ class RedisViewStore(ViewStore):
             return [kind, op[1], op[2], repr(float(op[3]))]
         return list(op)
 
-    def position(self, view: str) -> int | None:
-        found = self.redis.hget(self.tracking_key, view)
-        return int(found) if found is not None else None
+    def positions(self) -> dict[str, int]:
+        return {k.decode(): int(v) for k, v in self.redis.hgetall(self.tracking_key).items()}
 
     def drop(self, view: str) -> None:
         pattern = self.key(view) + ":*"

@@ -1,0 +1,49 @@
+"""One contract for both view stores: atomic, idempotent application with tracking."""
+from __future__ import annotations
+
+
+def test_ops_and_position_apply_together_once(store):
+    key = store.key("demo", "list")
+    ops = [("rpush", key, {"n": 1}), ("set", store.key("demo", "doc"), {"a": [1, 2]}),
+           ("hset", store.key("demo", "h"), "f", {"x": True}), ("zadd", store.key("demo", "z"), "m", 2.5)]
+    assert store.position("demo") is None
+    assert store.apply("demo", ops, 7) is True
+    assert store.apply("demo", ops, 7) is False         # the same event again: nothing applied
+    assert store.apply("demo", ops, 5) is False         # an older one: nothing applied
+    assert store.position("demo") == 7
+    assert store.lrange(key) == [{"n": 1}]
+    assert store.get(store.key("demo", "doc")) == {"a": [1, 2]}
+    assert store.hget(store.key("demo", "h"), "f") == {"x": True}
+    assert store.hgetall(store.key("demo", "h")) == {"f": {"x": True}}
+    assert store.ztop(store.key("demo", "z"), 10) == [("m", 2.5)]
+
+
+def test_list_update_hash_delete_and_ranking(store):
+    key = store.key("v", "turns")
+    store.apply("v", [("rpush", key, 1), ("rpush", key, 2)], 1)
+    store.apply("v", [("lset_last", key, 3), ("hset", store.key("v", "h"), "a", 1),
+                      ("hset", store.key("v", "h"), "b", 2)], 2)
+    store.apply("v", [("hdel", store.key("v", "h"), "a")], 3)
+    assert store.lrange(key) == [1, 3]
+    assert store.hgetall(store.key("v", "h")) == {"b": 2}
+    z = store.key("v", "z")
+    store.apply("v", [("zadd", z, "carol", 1.0), ("zadd", z, "alice", 3.0), ("zadd", z, "bob", 3.0),
+                      ("zadd", z, "dave", -2.0)], 4)
+    store.apply("v", [("zrem", z, "dave")], 5)
+    assert store.ztop(z, 2) == [("alice", 3.0), ("bob", 3.0)]
+    assert store.ztop(z, 10) == [("alice", 3.0), ("bob", 3.0), ("carol", 1.0)]
+    assert store.get(store.key("v", "missing")) is None and store.lrange(store.key("v", "none")) == []
+
+
+def test_drop_forgets_one_view_only(store):
+    store.apply("a", [("set", store.key("a", "x"), 1)], 3)
+    store.apply("b", [("set", store.key("b", "x"), 2)], 4)
+    store.drop("a")
+    assert store.position("a") is None and store.get(store.key("a", "x")) is None
+    assert store.position("b") == 4 and store.get(store.key("b", "x")) == 2
+
+
+def test_tracking_recorder_interface(store):
+    from eventsourcing.persistence import Tracking
+    store.insert_tracking(Tracking(application_name="t", notification_id=9))
+    assert store.max_tracking_id("t") == 9 and store.has_tracking_id("t", 9) and not store.has_tracking_id("t", 10)

@@ -1,0 +1,131 @@
+"""Each projection, from a stored log to exact view contents."""
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from openskill.models import PlackettLuce
+
+from domain.ai import get_policy
+from domain.ai.match import play, seeded_bytes
+from domain.ai.memory import Memory
+from domain.battles import Battles
+from domain.engine.events import Viewer, wire_event
+from domain.engine.ruleset import get_ruleset
+from domain.sets import Sets
+from projections.runner import Views
+from projections.store import MemoryViewStore
+from projections.views import read_memory
+
+RULESET = get_ruleset("deckduel")
+BOTS = {seat: get_policy("random", "deckduel") for seat in RULESET.seats}
+
+
+def store_battle(battles: Battles, i: int, players: dict[str, str]):
+    match = play(RULESET, BOTS, battle_id=str(uuid.UUID(int=i + 1)), revealed=seeded_bytes("v", i),
+                 bot_seed=seeded_bytes("vb", i), players=players)
+    battles.save_battle(match.records, match.state)
+    return match
+
+
+@pytest.fixture
+def logged(sqlite_url):
+    with Battles(sqlite_url) as battles:
+        singles = [store_battle(battles, 0, {"p1": "alice", "p2": "bob"}),
+                   store_battle(battles, 1, {"p1": "bob", "p2": "carol"}),
+                   store_battle(battles, 2, {"p1": "carol", "p2": "alice"})]
+        played_set = Sets(battles).simulate("deckduel", BOTS, games=3, mode="all", seed="v",
+                                            players={"p1": "alice", "p2": "carol"})
+        views = Views(battles, MemoryViewStore(prefix="t"))
+        views.catch_up()
+        yield battles, views, singles, played_set
+
+
+def test_battle_views_equal_what_the_battle_service_renders(logged):
+    battles, views, singles, _ = logged
+    store = views.store
+    for match in singles:
+        bid = match.state.battle_id
+        for name, viewer in (("spectator", Viewer()), ("p1", Viewer(seat="p1")), ("p2", Viewer(seat="p2"))):
+            assert store.get(store.key("battles", bid, name)) == battles.view(bid, viewer)
+    ended = [b for b, _ in store.ztop(store.key("battles", "ended"), 100)]
+    assert len(ended) == 6 and not store.ztop(store.key("battles", "live"), 100)
+    assert ended[0] == logged[3].battles[-1].battle_id          # most recently active first
+
+
+def test_ai_memory_is_the_seats_own_recall(logged):
+    battles, views, singles, _ = logged
+    match = singles[0]
+    bid = match.state.battle_id
+    final_batch = max(r.seq for r in match.records if r.event.starts_batch())
+    for seat in RULESET.seats:
+        # What a bot at this seat remembers, batch by batch, up to the final batch.
+        reference = Memory(seat)
+        state = None
+        from domain.engine.battle import fold
+        for rec in match.records:
+            state = fold(RULESET, state, rec)
+            if state.game is None:
+                continue
+            reference.observe(wire_event(rec, Viewer(seat=seat), False), rec.event.starts_batch())
+            nxt = match.records[rec.seq] if rec.seq < len(match.records) else None
+            if nxt is None or nxt.event.starts_batch():
+                reference.settle(RULESET, RULESET.view(state.game, Viewer(seat=seat)))
+            if nxt is not None and nxt.seq == final_batch:
+                break
+        projected = read_memory(views.store, bid, seat)
+        cut = [a for a in projected["actions"] if a["seq"] < final_batch]
+        assert cut == reference.actions
+        assert [t for t in projected["turns"] if t["seq"] < final_batch] == reference.turns
+        assert projected["seq"] == match.state.seq and len(projected["actions"]) == len(cut) + 1
+
+
+def test_leaderboards_rate_sets_and_single_battles_in_log_order(logged):
+    _, views, singles, played_set = logged
+    model = PlackettLuce()
+    ratings = {name: model.rating(name=name) for name in ("alice", "bob", "carol")}
+    games = {name: 0 for name in ratings}
+    wins = {name: 0 for name in ratings}
+
+    def rate(players: dict[str, str], winner: str | None) -> None:
+        seats = sorted(players)
+        teams = [[ratings[players[s]]] for s in seats]
+        rated = model.rate(teams, ranks=[0 if winner is None or s == winner else 1 for s in seats])
+        for seat, (rating,) in zip(seats, rated):
+            ratings[players[seat]] = rating
+            games[players[seat]] += 1
+            wins[players[seat]] += winner == seat
+
+    for match in singles:
+        rate(match.state.created.players, match.state.outcome.winner)
+    rate({"p1": "alice", "p2": "carol"}, played_set.ended.winner)     # one update for the whole set
+    store = views.store
+    stats = store.hgetall(store.key("leaderboards", "deckduel", "stats"))
+    for name, rating in ratings.items():
+        assert stats[name]["mu"] == pytest.approx(rating.mu, abs=1e-9)
+        assert stats[name]["sigma"] == pytest.approx(rating.sigma, abs=1e-9)
+        assert (stats[name]["games"], stats[name]["wins"]) == (games[name], wins[name])
+    order = [name for name, _ in store.ztop(store.key("leaderboards", "deckduel", "ranking"), 10)]
+    assert order == sorted(ratings, key=lambda n: (-(ratings[n].mu - 3 * ratings[n].sigma), n))
+
+
+def test_player_history_lists_battles_and_sets_with_results(logged):
+    _, views, singles, played_set = logged
+    store = views.store
+    battles = store.lrange(store.key("history", "alice", "battles"))
+    assert [b["battle_id"] for b in battles] == [singles[0].state.battle_id, singles[2].state.battle_id,
+                                                 *(b.battle_id for b in played_set.battles)]
+    results = store.hgetall(store.key("history", "alice", "results"))
+    first = singles[0].state.outcome.winner
+    assert results[singles[0].state.battle_id] == ("draw" if first is None else "win" if first == "p1" else "loss")
+    sets = store.lrange(store.key("history", "alice", "sets"))
+    assert [s["set_id"] for s in sets] == [played_set.set_id] and sets[0]["seat"] == "p1"
+    won = played_set.ended.winner
+    assert results[played_set.set_id] == ("draw" if won is None else "win" if won == "p1" else "loss")
+
+
+def test_catching_up_again_changes_nothing(logged):
+    _, views, _, _ = logged
+    before = dict(views.store._data)
+    assert views.catch_up() == 0
+    assert views.store._data == before
