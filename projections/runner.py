@@ -128,6 +128,8 @@ class _TaggingMapper(BattleMapper):
 
 
 class _FollowedStore(BattleStore):
+    name = BattleStore.name     # the same tables and channel as the store it follows
+
     def construct_mapper(self) -> BattleMapper:
         return _TaggingMapper()
 
