@@ -16,7 +16,9 @@ MAX_REPLAY_BYTES = 64 * 1024 * 1024
 
 
 @router.post("/replays/verify", openapi_extra={"requestBody": {
-    "required": True, "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}})
+    "required": True, "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}},
+    responses={200: {"description": "the verify report"}, 413: {"description": "too large"},
+               422: {"description": "not a replay file"}})
 async def verify_replay(request: Request) -> Response:
     """The verify report: `status` ok, fail (with the first bad `seq` and a `reason`) or
     unverifiable (the pinned ruleset version is not installed)."""
