@@ -40,13 +40,15 @@ class Views:
         self.store = store
         self.projections: list[Projection] = make_projections(battles, store, names)
         self._applied: dict[str, int] = {}
+        self._idle: tuple[dict[str, list[Op]], int, dict[str, int]] | None = None
 
     def start_position(self) -> int | None:
         positions = self.store.positions()
         found = [positions.get(p.name) for p in self.projections]
         return None if any(p is None for p in found) else min(found)  # type: ignore[type-var]
 
-    def process(self, owner_id: str, rec: Any, position: int, known: dict[str, int] | None = None) -> None:
+    def process(self, owner_id: str, rec: Any, position: int, known: dict[str, int] | None = None,
+                batch_end: bool = True) -> None:
         """Offer one logged record to every view not yet past it, in one atomic store step.
         Bookkeeping records (keys, set membership) change no view but move positions past them.
         `known` holds the views' positions when the caller already read them."""
@@ -61,10 +63,24 @@ class Views:
                 self._applied[projection.name] = 0
             if stored >= position:
                 continue
-            changes[projection.name] = projection.project(owner_id, rec, position) if isinstance(rec, Recorded) else []
-        if changes:
+            changes[projection.name] = (projection.project(owner_id, rec, position, batch_end)
+                                        if isinstance(rec, Recorded) else [])
+        if any(changes.values()):
             for name in self.store.apply_views(changes, position):
                 positions[name] = self._applied[name] = position
+        elif changes:
+            # Nothing to change: move the positions past it later, once (see settle()).
+            self._idle = (changes, position, positions)
+
+    def settle(self) -> None:
+        """Record the position of trailing events that changed no view, in one store step.
+        Re-reading such events after a crash is harmless: they change nothing."""
+        if self._idle is None:
+            return
+        changes, position, positions = self._idle
+        self._idle = None
+        for name in self.store.apply_views({name: [] for name in changes}, position):
+            positions[name] = self._applied[name] = position
 
     def catch_up(self, progress: Callable[[int], None] | None = None) -> int:
         """Process every logged record not yet in every view; returns how many were read."""
@@ -76,9 +92,11 @@ class Views:
             if not page:
                 return seen
             positions = self.store.positions()      # once a page; process() keeps it current
-            for note in page:
-                rec = None if note.topic in BLOB_TOPICS else mapper.to_domain_event(note)
-                self.process(str(note.originator_id), rec, note.id, positions)
+            records = [None if note.topic in BLOB_TOPICS else mapper.to_domain_event(note) for note in page]
+            for i, note in enumerate(page):
+                self.process(str(note.originator_id), records[i], note.id, positions,
+                             batch_end=not continues(page, records, i))
+            self.settle()
             start = page[-1].id
             seen += len(page)
             if progress is not None:
@@ -96,6 +114,14 @@ class Views:
             time.sleep(0.01)
 
 
+def continues(page: Sequence[Any], records: Sequence[Any], i: int) -> bool:
+    """Whether the next record in the page is the same batch's next event."""
+    if i + 1 >= len(page) or page[i + 1].originator_id != page[i].originator_id:
+        return False
+    following = records[i + 1]
+    return isinstance(following, Recorded) and not following.event.starts_batch()
+
+
 class _LogProjection(LibraryProjection[ViewStore]):
     """Adapts `Views` to the library's projection runner (PostgreSQL LISTEN/NOTIFY)."""
     name = "ringside"
@@ -107,6 +133,7 @@ class _LogProjection(LibraryProjection[ViewStore]):
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:  # type: ignore[override]
         self.views.process(str(domain_event.originator_id), getattr(domain_event, "record", domain_event),
                            tracking.notification_id)
+        self.views.settle()
 
 
 class _Positions:

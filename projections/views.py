@@ -57,8 +57,10 @@ class Projection(ABC):
         return self.store.key(self.name, *parts)
 
     @abstractmethod
-    def project(self, owner_id: str, rec: Recorded, position: int) -> list[Op]:
-        """The store operations for one event of battle or set `owner_id`, at log `position`."""
+    def project(self, owner_id: str, rec: Recorded, position: int, batch_end: bool = True) -> list[Op]:
+        """The store operations for one event of battle or set `owner_id`, at log `position`.
+        `batch_end` is False when the runner knows more events of the same batch follow: views
+        that only show the state between batches can wait for the batch's last event."""
 
 
 class BattleViews(Projection):
@@ -68,11 +70,11 @@ class BattleViews(Projection):
         super().__init__(battles, store)
         self.folder = Folder(battles)
 
-    def project(self, owner_id: str, rec: Recorded, position: int) -> list[Op]:
+    def project(self, owner_id: str, rec: Recorded, position: int, batch_end: bool = True) -> list[Op]:
         if rec.event.TOPIC.startswith("sets."):
             return []
         state = self.folder.advance(owner_id, rec)
-        if state.game is None:
+        if state.game is None or not batch_end:
             return []
         ruleset = get_ruleset(state.created.ruleset)
         ops: list[Op] = []
@@ -121,7 +123,7 @@ class AiMemory(Projection):
         stored = read_memory(self.store, battle_id, seat)
         return Memory.from_json(stored) if stored is not None else Memory(seat)
 
-    def project(self, owner_id: str, rec: Recorded, position: int) -> list[Op]:
+    def project(self, owner_id: str, rec: Recorded, position: int, batch_end: bool = True) -> list[Op]:
         if rec.event.TOPIC.startswith("sets."):
             return []
         state = self.folder.advance(owner_id, rec)
@@ -140,16 +142,22 @@ class AiMemory(Projection):
             memory.observe(wire_event(rec, viewer, state.public), rec.event.starts_batch())
             if len(memory.actions) > before:
                 ops.append(("rpush", self.key(owner_id, seat, "actions"), memory.actions[-1]))
+            if not batch_end:       # settling after a batch or after each event gives one memory
+                ops.append(("set", self.key(owner_id, seat, "meta"), self.meta(memory)))
+                continue
             shown = Viewer(seat=seat, omniscient=True) if state.public else viewer
             changed = memory.settle(ruleset, ruleset.view(state.game, shown))
             if changed == "new":
                 ops.append(("rpush", self.key(owner_id, seat, "turns"), memory.turns[-1]))
             elif changed == "updated":
                 ops.append(("lset_last", self.key(owner_id, seat, "turns"), memory.turns[-1]))
-            ops.append(("set", self.key(owner_id, seat, "meta"), {
-                "seat": seat, "seq": memory.seq, "known": memory.known,
-                "actions_at_turn": memory.as_json()["actions_at_turn"]}))
+            ops.append(("set", self.key(owner_id, seat, "meta"), self.meta(memory)))
         return ops
+
+    @staticmethod
+    def meta(memory: Memory) -> dict[str, Any]:
+        return {"seat": memory.seat, "seq": memory.seq, "known": memory.known,
+                "actions_at_turn": memory.as_json()["actions_at_turn"]}
 
 
 def read_memory(store: ViewStore, battle_id: str, seat: str) -> dict[str, Any] | None:
@@ -170,7 +178,7 @@ class Leaderboards(Projection):
 
         self.model = PlackettLuce()
 
-    def project(self, owner_id: str, rec: Recorded, position: int) -> list[Op]:
+    def project(self, owner_id: str, rec: Recorded, position: int, batch_end: bool = True) -> list[Op]:
         event = rec.event
         if isinstance(event, SetBattleStarted):
             return [("hset", self.key("in-set"), event.battle_id, event.set_id)]
@@ -212,7 +220,7 @@ def ordinal(row: dict[str, Any]) -> float:
 class PlayerHistory(Projection):
     name = "history"
 
-    def project(self, owner_id: str, rec: Recorded, position: int) -> list[Op]:
+    def project(self, owner_id: str, rec: Recorded, position: int, batch_end: bool = True) -> list[Op]:
         event = rec.event
         if isinstance(event, BattleCreated):
             return [("rpush", self.key(player, "battles"),

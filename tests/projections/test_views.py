@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import uuid
 
+import orjson
 import pytest
 from openskill.models import PlackettLuce
 
@@ -10,9 +11,10 @@ from domain.ai import get_policy
 from domain.ai.match import play, seeded_bytes
 from domain.ai.memory import Memory
 from domain.battles import Battles
-from domain.engine.events import Viewer, wire_event
+from domain.engine.events import Viewer, hidden_fields, topic_class, wire_event
 from domain.engine.ruleset import get_ruleset
 from domain.sets import Sets
+from domain.store import BLOB_TOPICS
 from projections.runner import Views
 from projections.store import MemoryViewStore
 from projections.views import read_memory
@@ -129,3 +131,39 @@ def test_catching_up_again_changes_nothing(logged):
     before = dict(views.store._data)
     assert views.catch_up() == 0
     assert views.store._data == before
+
+
+def test_ai_memory_never_holds_the_other_seats_hidden_fields(logged):
+    battles, views, singles, played_set = logged
+    for bid in [m.state.battle_id for m in singles] + [b.battle_id for b in played_set.battles]:
+        seed = battles.events(bid, Viewer(omniscient=True))[0]["data"].get("seed")
+        # The batch that ends a battle makes its whole history public; check what came before.
+        ending = max(r.seq for r in battles.records(bid) if r.event.starts_batch())
+        for seat in RULESET.seats:
+            other = next(s for s in RULESET.seats if s != seat)
+            memory = read_memory(views.store, bid, seat)
+            memory = {**memory, "turns": [t for t in memory["turns"] if t["seq"] < ending],
+                      "actions": [a for a in memory["actions"] if a["seq"] < ending]}
+            assert memory["turns"] and memory["actions"]
+            for turn in memory["turns"]:
+                seats = turn["view"]["seats"]
+                assert seats[other]["hand"] is None
+                assert all("deck" not in row and "energy" not in row for row in seats.values())
+            for action in memory["actions"]:
+                for name, mark in hidden_fields(topic_class(action["type"])):
+                    owner = getattr(mark, "owner", None)
+                    if owner is None or action["data"].get(owner) != seat:
+                        assert action["data"].get(name) is None, (bid, seat, action)
+            assert seed is None or seed not in orjson.dumps(memory).decode()
+
+
+def test_event_by_event_processing_gives_the_same_views_as_batched_catch_up(logged):
+    """The PostgreSQL runner hands events over one at a time, without batch boundaries."""
+    battles, views, _, _ = logged
+    single = Views(battles, MemoryViewStore(prefix="t"))
+    recorder, mapper = battles.store.recorder, battles.store.mapper
+    for note in recorder.select_notifications(None, 100_000, inclusive_of_start=True):
+        rec = None if note.topic in BLOB_TOPICS else mapper.to_domain_event(note)
+        single.process(str(note.originator_id), rec, note.id)
+    assert single.store._data == views.store._data
+    assert single.store.positions() == views.store.positions()
