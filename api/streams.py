@@ -41,7 +41,7 @@ class EventFeed:
         self.last_seq: int | None = None        # the battle's final seq, once it has ended
         self.sub = services.live.subscribe(battle_id)
 
-    async def catch_up(self) -> list[dict[str, Any]]:
+    async def catch_up(self) -> list[tuple[int, bytes]]:
         events, last = await run_in_threadpool(self._read)
         self.last_seq = last
         return self._take(events)
@@ -52,11 +52,12 @@ class EventFeed:
         events = battles.events(self.battle_id, self.viewer, self.next_seq)
         return events, state.seq if state.outcome is not None else None
 
-    def _take(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _take(self, events: list[dict[str, Any]], encoded: list[bytes] | None = None) -> list[tuple[int, bytes]]:
+        """The events due next, in order, as (seq, JSON bytes); already-sent seqs are dropped."""
         fresh = []
-        for wire in events:
+        for i, wire in enumerate(events):
             if wire["seq"] == self.next_seq:
-                fresh.append(wire)
+                fresh.append((wire["seq"], encoded[i] if encoded is not None else orjson.dumps(wire)))
                 self.next_seq += 1
         return fresh
 
@@ -64,8 +65,8 @@ class EventFeed:
     def done(self) -> bool:
         return self.last_seq is not None and self.next_seq > self.last_seq
 
-    async def next_events(self, wait: float) -> list[dict[str, Any]] | None:
-        """The next events in order; [] when nothing new arrived, None on a quiet spell."""
+    async def next_events(self, wait: float) -> list[tuple[int, bytes]]:
+        """The next events in order; [] when nothing new arrived."""
         batch = await self.sub.next(wait)
         if batch is None:
             return await self.catch_up()
@@ -75,7 +76,7 @@ class EventFeed:
             return await self.catch_up()
         if batch.ended:
             self.last_seq = batch.last
-        return self._take(batch.for_viewer(self.viewer))
+        return self._take(batch.for_viewer(self.viewer), batch.bytes_for(self.viewer))
 
     def close(self) -> None:
         self.sub.close()
@@ -86,8 +87,9 @@ async def open_feed(services: Services, battle_id: str, token: str | None, from_
     return EventFeed(services, battle_id, viewer, from_seq)
 
 
-async def follow(feed: EventFeed) -> AsyncIterator[list[dict[str, Any]] | None]:
-    """Yield lists of events in order until the battle's last one; None marks a quiet spell."""
+async def follow(feed: EventFeed) -> AsyncIterator[list[tuple[int, bytes]] | None]:
+    """Yield (seq, JSON bytes) lists in order until the battle's last event; None marks a
+    quiet spell."""
     first = await feed.catch_up()
     if first:
         yield first
@@ -112,8 +114,8 @@ async def websocket_stream(websocket: WebSocket, battle_id: str, from_seq: int =
     await websocket.accept()
     try:
         async for events in follow(feed):
-            for wire in events or ():
-                await websocket.send_bytes(orjson.dumps(wire))
+            for _, message in events or ():
+                await websocket.send_bytes(message)
         await websocket.close(code=1000, reason="the battle has ended")
     except WebSocketDisconnect:
         pass
@@ -146,8 +148,8 @@ async def sse_stream(battle_id: str, request: Request,
                         yield b": keep-alive\n\n"
                     continue
                 quiet = 0.0
-                for wire in events:
-                    yield b"id: %d\nevent: battle\ndata: %s\n\n" % (wire["seq"], orjson.dumps(wire))
+                for seq, message in events:
+                    yield b"id: %d\nevent: battle\ndata: %s\n\n" % (seq, message)
             yield b"event: end\ndata: {}\n\n"
         finally:
             feed.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 import hmac
 import logging
 import secrets
+import threading
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -65,6 +66,9 @@ class Battles:
         self.cache = StateCache(cache_size)
         self.retries = retries
         self.committed: list[CommitListener] = []
+        # One writer at a time in this process: concurrent SQLite writers would otherwise wait
+        # in SQLite's busy handler, which sleeps in steps of up to 100 ms.
+        self._write_lock = threading.Lock()
 
     def close(self) -> None:
         self.store.close()
@@ -134,7 +138,8 @@ class Battles:
                      previous_seq: int, extra: Sequence[Any] = (), before: Sequence[Any] = ()) -> None:
         """Save one batch in one transaction, with `before`/`extra` items (set events, keys)
         around it; then cache, snapshot, and tell the commit listeners."""
-        self.store.save(*before, *(StoredRecord(bid, r) for r in records), *extra)
+        with self._write_lock:
+            self.store.save(*before, *(StoredRecord(bid, r) for r in records), *extra)
         self.cache.put(str(bid), state)
         if self.snapshot_every and state.seq // self.snapshot_every > previous_seq // self.snapshot_every:
             self.snapshot(state)
@@ -246,8 +251,9 @@ class Battles:
             return []
         return [wire_event(r, viewer, state.public) for r in self.records(battle_id, from_seq, limit)]
 
-    def legal(self, battle_id: str, seat: str) -> list[dict[str, object]]:
-        state = self.load(battle_id)
+    def legal(self, battle_id: str, seat: str, state: BattleState | None = None) -> list[dict[str, object]]:
+        """The seat's legal commands as wire JSON (in `state` when the caller has just loaded it)."""
+        state = state or self.load(battle_id)
         if state.outcome is not None:
             return []
         ruleset = self.ruleset_of(state)
@@ -255,7 +261,9 @@ class Battles:
 
     def seat_for_token(self, battle_id: str, token: str) -> str | None:
         """The seat a token belongs to, compared in constant time; None if it matches none."""
-        hashes = self.load(battle_id).created.seat_token_hashes or {}
+        # A battle's seat tokens never change: any cached state of it knows them.
+        known = self.cache.get(str(parse_battle_id(battle_id)))
+        hashes = (known or self.load(battle_id)).created.seat_token_hashes or {}
         offered = token_hash(token)
         found = None
         for seat, stored in hashes.items():

@@ -18,7 +18,7 @@ import asyncio
 import logging
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -39,9 +39,18 @@ class Batch:
     ended: bool
     delayed: bool                       # spectators must re-read the store (spectator delay)
     rendered: Mapping[str, list[dict[str, Any]]]
+    encoded: dict[str, list[bytes]] = field(default_factory=dict, compare=False)
 
     def for_viewer(self, viewer: Viewer) -> list[dict[str, Any]]:
         return self.rendered[viewer.seat or SPECTATOR_KEY]
+
+    def bytes_for(self, viewer: Viewer) -> list[bytes]:
+        """The viewer's messages as JSON bytes, encoded once for every subscriber alike."""
+        key = viewer.seat or SPECTATOR_KEY
+        found = self.encoded.get(key)
+        if found is None:
+            found = self.encoded[key] = [orjson.dumps(wire) for wire in self.rendered[key]]
+        return found
 
     def encode(self) -> bytes:
         return orjson.dumps({"battle_id": self.battle_id, "first": self.first, "last": self.last,

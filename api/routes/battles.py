@@ -53,7 +53,7 @@ def legal_commands(battle_id: BattleId, request: Request) -> Response:
     awaiting = sorted(services.battles.ruleset_of(state).awaiting(state.game)) if state.outcome is None else []
     return json_response({"battle_id": battle_id, "seat": seat, "seq": state.seq, "awaiting": awaiting,
                           "ended": state.outcome is not None,
-                          "legal": services.battles.legal(battle_id, seat) if seat in awaiting else []})
+                          "legal": services.battles.legal(battle_id, seat, state) if seat in awaiting else []})
 
 
 @router.post("/battles/{battle_id}/commands", responses={200: {"model": SubmittedOut}, **ERRORS})

@@ -165,5 +165,6 @@ def test_event_by_event_processing_gives_the_same_views_as_batched_catch_up(logg
     for note in recorder.select_notifications(None, 100_000, inclusive_of_start=True):
         rec = None if note.topic in BLOB_TOPICS else mapper.to_domain_event(note)
         single.process(str(note.originator_id), rec, note.id)
+        single.settle()
     assert single.store._data == views.store._data
     assert single.store.positions() == views.store.positions()
