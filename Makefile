@@ -12,9 +12,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e ".[test]"
 	touch $(STAMP)
 
-# The main job: simulate a few battles on the embedded SQLite store and print one battle's log.
+# The main job: the HTTP/WebSocket service on the embedded SQLite store (./ringside.db).
 run: $(STAMP)
-	$(BIN)/ringside simulate --ruleset deckduel --battles 5 --seed 1 --show-log
+	$(BIN)/ringside serve --host $${HOST:-127.0.0.1} --port $${PORT:-8000}
 
 test: $(STAMP)
 	scripts/services
@@ -22,6 +22,9 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/leaderboard.py
+	$(BIN)/python bench/spectators.py
+	$(BIN)/python bench/commands.py
 
 clean:
 	rm -rf $(VENV) ringside.db ringside.db-wal ringside.db-shm
