@@ -41,6 +41,9 @@ class Views:
         self.projections: list[Projection] = make_projections(battles, store, names)
         self._applied: dict[str, int] = {}
         self._idle: tuple[dict[str, list[Op]], int, dict[str, int]] | None = None
+        # Topics any of these views reads; None: all. Others are never decoded while catching up.
+        wanted = [p.topics for p in self.projections]
+        self.wanted: frozenset[str] | None = None if None in wanted else frozenset().union(*wanted)
 
     def start_position(self) -> int | None:
         positions = self.store.positions()
@@ -64,7 +67,7 @@ class Views:
             if stored >= position:
                 continue
             changes[projection.name] = (projection.project(owner_id, rec, position, batch_end)
-                                        if isinstance(rec, Recorded) else [])
+                                        if isinstance(rec, Recorded) and projection.reads(rec) else [])
         if any(changes.values()):
             for name in self.store.apply_views(changes, position):
                 positions[name] = self._applied[name] = position
@@ -92,7 +95,9 @@ class Views:
             if not page:
                 return seen
             positions = self.store.positions()      # once a page; process() keeps it current
-            records = [None if note.topic in BLOB_TOPICS else mapper.to_domain_event(note) for note in page]
+            wanted = self.wanted
+            records = [None if note.topic in BLOB_TOPICS or (wanted is not None and note.topic not in wanted)
+                       else mapper.to_domain_event(note) for note in page]
             for i, note in enumerate(page):
                 self.process(str(note.originator_id), records[i], note.id, positions,
                              batch_end=not continues(page, records, i))

@@ -48,6 +48,7 @@ class Folder:
 
 class Projection(ABC):
     name = ""
+    topics: frozenset[str] | None = None     # the event topics this view reads; None: every one
 
     def __init__(self, battles: Battles, store: ViewStore):
         self.battles = battles
@@ -55,6 +56,9 @@ class Projection(ABC):
 
     def key(self, *parts: str) -> str:
         return self.store.key(self.name, *parts)
+
+    def reads(self, rec: Recorded) -> bool:
+        return self.topics is None or rec.event.TOPIC in self.topics
 
     @abstractmethod
     def project(self, owner_id: str, rec: Recorded, position: int, batch_end: bool = True) -> list[Op]:
@@ -171,6 +175,7 @@ def read_memory(store: ViewStore, battle_id: str, seat: str) -> dict[str, Any] |
 class Leaderboards(Projection):
     """openskill (Plackett-Luce) ratings per ruleset; the ranking is by ordinal (mu - 3 sigma)."""
     name = "leaderboards"
+    topics = frozenset(c.TOPIC for c in (SetBattleStarted, BattleCreated, BattleEnded, SetEnded))
 
     def __init__(self, battles: Battles, store: ViewStore):
         super().__init__(battles, store)
@@ -219,6 +224,7 @@ def ordinal(row: dict[str, Any]) -> float:
 
 class PlayerHistory(Projection):
     name = "history"
+    topics = frozenset(c.TOPIC for c in (BattleCreated, BattleEnded, SetCreated, SetEnded))
 
     def project(self, owner_id: str, rec: Recorded, position: int, batch_end: bool = True) -> list[Op]:
         event = rec.event

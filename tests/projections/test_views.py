@@ -168,3 +168,14 @@ def test_event_by_event_processing_gives_the_same_views_as_batched_catch_up(logg
         single.settle()
     assert single.store._data == views.store._data
     assert single.store.positions() == views.store.positions()
+
+
+def test_views_that_read_few_topics_rebuild_alone_to_the_same_contents(logged):
+    battles, views, _, _ = logged
+    alone = Views(battles, MemoryViewStore(prefix="t"), ["leaderboards", "history"])
+    assert alone.wanted is not None and "engine.BattleEnded" in alone.wanted
+    alone.catch_up()
+    kept = ("t:v:leaderboards:", "t:v:history:")
+    assert alone.store._data == {k: v for k, v in views.store._data.items() if k.startswith(kept)}
+    assert alone.store.positions() == {k: v for k, v in views.store.positions().items()
+                                       if k in ("leaderboards", "history")}
