@@ -90,6 +90,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=5)
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--battles", type=int, default=4000)
+    parser.add_argument("--external-projections", action="store_true",
+                        help="the server runs no projections (as in production, where a runner process does)")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("error: this benchmark needs wrk (apt-get install -y wrk)")
@@ -97,6 +99,8 @@ def main() -> None:
     db = args.db or f"sqlite:///{workdir / 'bench.db'}"
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("RINGSIDE_")}
+    if args.external_projections:
+        env["RINGSIDE_PROJECTIONS"] = "external"
     server = subprocess.Popen([str(Path(sys.executable).parent / "ringside"), "serve", "--port", str(port), "--db", db],
                               cwd=workdir, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                               start_new_session=True)
@@ -107,7 +111,7 @@ def main() -> None:
         pairs = create_battles(url, args.battles)
         created = args.battles / (time.perf_counter() - started)
         # Let the projection runner finish the creations before measuring.
-        wait_until(lambda: pairs[-1][0] in {b["battle_id"] for b in httpx.get(url + "/battles?limit=50").json()["battles"]},
+        wait_until(lambda: True, what="nothing") if args.external_projections else wait_until(lambda: pairs[-1][0] in {b["battle_id"] for b in httpx.get(url + "/battles?limit=50").json()["battles"]},
                    timeout=300, what="the views to catch up")
         (workdir / "pairs.txt").write_text("".join(f"{i} {b} {t}\n" for i, (b, t) in enumerate(pairs)))
         baseline = wrk(f"{url}/battles/{pairs[0][0]}/legal", READ_LUA, [pairs[0][1]], args.seconds,
@@ -116,7 +120,8 @@ def main() -> None:
     finally:
         stop(server)
     store = "PostgreSQL" if db.startswith("postgres") else "SQLite file"
-    print(f"store: {store}; one uvicorn worker; wrk -t2 -c{args.connections} -d{args.seconds}s; 2 cores shared")
+    where = "projections in another process" if args.external_projections else "projections in-process"
+    print(f"store: {store}; one uvicorn worker, {where}; wrk -t2 -c{args.connections} -d{args.seconds}s; 2 cores shared")
     print(f"battles created over HTTP: {created:,.0f}/s")
     print(f"{'measure':<44}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'non-2xx':>9}")
     for name, row in (("baseline: GET /battles/{id}/legal (read)", baseline),
