@@ -9,6 +9,7 @@ event the stream ends (WebSocket close 1000; SSE `event: end`).
 """
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -112,6 +113,19 @@ async def websocket_stream(websocket: WebSocket, battle_id: str, from_seq: int =
         await websocket.close(code=4000 + STATUS_BY_CODE.get(exc.code, 400), reason=exc.message[:120])
         return
     await websocket.accept()
+    sending = asyncio.create_task(_send_all(websocket, feed))
+    # A client that goes away must stop its feed at once, even while the battle is quiet.
+    listening = asyncio.create_task(_until_disconnect(websocket))
+    try:
+        await asyncio.wait({sending, listening}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (sending, listening):
+            task.cancel()
+        await asyncio.gather(sending, listening, return_exceptions=True)
+        feed.close()
+
+
+async def _send_all(websocket: WebSocket, feed: EventFeed) -> None:
     try:
         async for events in follow(feed):
             for _, message in events or ():
@@ -119,8 +133,14 @@ async def websocket_stream(websocket: WebSocket, battle_id: str, from_seq: int =
         await websocket.close(code=1000, reason="the battle has ended")
     except WebSocketDisconnect:
         pass
-    finally:
-        feed.close()
+
+
+async def _until_disconnect(websocket: WebSocket) -> None:
+    """Read (and ignore) what the client sends until it disconnects."""
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
 
 
 @router.get("/battles/{battle_id}/stream.sse", responses={200: {"content": {"text/event-stream": {}}}, **ERRORS})

@@ -154,3 +154,21 @@ def test_spectators_are_held_behind_by_the_delay(server, http):
         more = read(ws, action_seqs[-1] - 1 - visible)
     assert [m["seq"] for m in got + more] == list(range(1, action_seqs[-1]))
     assert answer is not None
+
+
+
+def test_a_closed_websocket_stops_its_feed(client, app):
+    """A spectator that leaves a quiet battle must not leave a feed polling the store."""
+    import time
+    battle = create(client)
+    bid = battle["battle_id"]
+    hub = app.state.services.live
+    for _ in range(3):
+        with client.websocket_connect(f"/battles/{bid}/stream?from=1") as ws:
+            for _ in range(6):
+                ws.receive_bytes()
+            assert hub.subscribers(bid) == 1
+    deadline = time.monotonic() + 5
+    while hub.subscribers(bid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert hub.subscribers(bid) == 0
