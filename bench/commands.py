@@ -90,6 +90,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=5)
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--battles", type=int, default=4000)
+    parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
     parser.add_argument("--external-projections", action="store_true",
                         help="the server runs no projections (as in production, where a runner process does)")
     args = parser.parse_args()
@@ -101,7 +102,8 @@ def main() -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("RINGSIDE_")}
     if args.external_projections:
         env["RINGSIDE_PROJECTIONS"] = "external"
-    server = subprocess.Popen([str(Path(sys.executable).parent / "ringside"), "serve", "--port", str(port), "--db", db],
+    server = subprocess.Popen([str(Path(sys.executable).parent / "ringside"), "serve", "--port", str(port), "--db", db,
+                               "--workers", str(args.workers)],
                               cwd=workdir, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                               start_new_session=True)
     url = f"http://127.0.0.1:{port}"
@@ -121,7 +123,7 @@ def main() -> None:
         stop(server)
     store = "PostgreSQL" if db.startswith("postgres") else "SQLite file"
     where = "projections in another process" if args.external_projections else "projections in-process"
-    print(f"store: {store}; one uvicorn worker, {where}; wrk -t2 -c{args.connections} -d{args.seconds}s; 2 cores shared")
+    print(f"store: {store}; {args.workers} uvicorn worker(s), {where}; wrk -t2 -c{args.connections} -d{args.seconds}s; 2 cores shared")
     print(f"battles created over HTTP: {created:,.0f}/s")
     print(f"{'measure':<44}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'non-2xx':>9}")
     for name, row in (("baseline: GET /battles/{id}/legal (read)", baseline),

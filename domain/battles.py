@@ -59,7 +59,7 @@ def parse_battle_id(battle_id: str) -> uuid.UUID:
 
 
 class Battles:
-    def __init__(self, url: str | None = None, *, snapshot_every: int = 100, cache_size: int = 1024,
+    def __init__(self, url: str | None = None, *, snapshot_every: int = 100, cache_size: int = 8192,
                  retries: int = 8):
         self.store = BattleStore(env=store_env(url))
         self.snapshot_every = snapshot_every
