@@ -119,9 +119,10 @@ async def websocket_stream(websocket: WebSocket, battle_id: str, from_seq: int =
     try:
         await asyncio.wait({sending, listening}, return_when=asyncio.FIRST_COMPLETED)
     finally:
+        # No waiting here: a store read in the threadpool may still be running, and the
+        # feed must be released even when this handler is itself being cancelled.
         for task in (sending, listening):
             task.cancel()
-        await asyncio.gather(sending, listening, return_exceptions=True)
         feed.close()
 
 
