@@ -1,0 +1,71 @@
+"""Ring's number rules: effectiveness chances, the effectiveness roll, damage, exhaustion.
+
+Every formula works in `fractions.Fraction` and stores integers. The one rounding rule:
+a result is rounded down (floor) once, at the end; a chance is in basis points (1/10,000)
+and the Normal chance takes whatever Glancing and Critical leave, so the three always sum
+to exactly 10,000.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from domain.engine.rng import Rng
+
+BASIS = 10_000
+GLANCING, NORMAL, CRITICAL = "glancing", "normal", "critical"
+BASE_EDGE = Fraction(15, 100)       # seed 000, SKL and PRY: 15% Glancing and Critical at 1:1
+SLOPE = Fraction(70, 100)           # each whole ratio point over 1 moves 70% (seed 000)
+CAP = Fraction(85, 100)             # "Max 85%"
+
+
+@dataclass(frozen=True)
+class Chances:
+    """Effectiveness chances in basis points."""
+    glancing: int
+    normal: int
+    critical: int
+
+    def roll(self, rng: Rng) -> str:
+        draw = rng.int(0, BASIS - 1)
+        if draw < self.glancing:
+            return GLANCING
+        return NORMAL if draw < self.glancing + self.normal else CRITICAL
+
+
+def chances(skl: int, pry: Sequence[int]) -> Chances:
+    """The seed's default effectiveness: SKL of the user against the PRY of its targets
+    (their average when there are several). Skill over parry raises Critical, parry over
+    skill raises Glancing, each capped at 85%; Normal takes the rest."""
+    if skl <= 0 or not pry or min(pry) <= 0:
+        raise ValueError("SKL and every PRY must be positive")
+    parry = Fraction(sum(pry), len(pry))
+    glance = crit = BASE_EDGE
+    if skl > parry:
+        crit = min(CAP, BASE_EDGE + (Fraction(skl) / parry - 1) * SLOPE)
+    elif parry > skl:
+        glance = min(CAP, BASE_EDGE + (parry / skl - 1) * SLOPE)
+    glancing, critical = math.floor(glance * BASIS), math.floor(crit * BASIS)
+    return Chances(glancing, BASIS - glancing - critical, critical)
+
+
+def damage(power: int, atk: int, defense: int, penetration_bp: int = 0) -> int:
+    """Default HP damage: `power` scaled by ATK/DEF, plus penetration damage
+    (ATK/DEF - 1) x (ATK/DEF x k) x power (seed 000, ATK and DEF), where k is the
+    ability's penetration constant in basis points. Penetration rewards ATK over DEF and
+    punishes the reverse; the total never goes below 0."""
+    if atk <= 0 or defense <= 0:
+        raise ValueError("ATK and DEF must be positive")
+    ratio = Fraction(atk, defense)
+    k = Fraction(penetration_bp, BASIS)
+    total = power * ratio + power * (ratio - 1) * (ratio * k)
+    return max(0, math.floor(total))
+
+
+def exhausted(value: int, exs_bp: int) -> int:
+    """An attribute under exhaustion: EXS is a % reduction of every numeric attribute."""
+    if not 0 <= exs_bp <= BASIS:
+        raise ValueError("EXS is between 0 and 100%")
+    return math.floor(Fraction(value) * (BASIS - exs_bp) / BASIS)
