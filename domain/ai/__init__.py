@@ -43,4 +43,4 @@ def get_policy(name: str, ruleset_id: str) -> Policy:
         raise UnknownPolicy(f"unknown bot policy {name!r}; known: {', '.join(sorted(_POLICIES))}") from None
 
 
-from . import greedy, random_policy  # noqa: E402,F401  (registration on import)
+from . import greedy, random_policy, ring_memory  # noqa: E402,F401  (registration on import)

@@ -41,4 +41,4 @@ def make_greedy(ruleset_id: str) -> Policy:
     return GreedyPolicy(SCORERS[ruleset_id])
 
 
-from . import deckduel_greedy  # noqa: E402,F401
+from . import deckduel_greedy, ring_greedy  # noqa: E402,F401

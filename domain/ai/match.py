@@ -7,11 +7,12 @@ from hashlib import blake2b
 from typing import Any
 
 from domain.engine.battle import BattleState, decide_batch, open_battle
-from domain.engine.events import Recorded, Viewer
+from domain.engine.events import Recorded, Viewer, wire_event
 from domain.engine.rng import Rng
 from domain.engine.ruleset import Ruleset
 
 from . import Policy
+from .memory import Memory
 
 MAX_DECISIONS = 100_000
 
@@ -36,6 +37,9 @@ def play(ruleset: Ruleset[Any], bots: Mapping[str, Policy], *, battle_id: str, r
         players=players or {s: f"bot-{s}" for s in ruleset.seats}, revealed=revealed, created_at=created_at)
     rng = Rng(bot_seed)
     decisions = 0
+    # Policies that read the battle history get the same AI memory the service projects.
+    memories = {seat: Memory(seat) for seat, bot in bots.items() if getattr(bot, "needs_memory", False)}
+    seen = 0
     while state.outcome is None:
         if decisions >= MAX_DECISIONS:
             raise RuntimeError(f"{ruleset.id}: no result after {MAX_DECISIONS} decisions")
@@ -45,7 +49,13 @@ def play(ruleset: Ruleset[Any], bots: Mapping[str, Policy], *, battle_id: str, r
         seat = waiting[0]
         bot = bots[seat]
         legal = ruleset.legal_commands(state.game, seat)
-        if bot.needs_view:
+        if memories:
+            remember(ruleset, state, records[seen:], memories)
+            seen = len(records)
+        if seat in memories:
+            view = ruleset.view(state.game, Viewer(seat=seat))
+            choice = bot.choose(view, [ruleset.codec.wire(c) for c in legal], rng, memory=memories[seat])
+        elif bot.needs_view:
             view = ruleset.view(state.game, Viewer(seat=seat))
             choice = bot.choose(view, [ruleset.codec.wire(c) for c in legal], rng)
         else:
@@ -54,3 +64,12 @@ def play(ruleset: Ruleset[Any], bots: Mapping[str, Policy], *, battle_id: str, r
         records.extend(batch)
         decisions += 1
     return Match(state, records, decisions)
+
+
+def remember(ruleset: Ruleset[Any], state: BattleState, new: list[Recorded], memories: dict[str, Memory]) -> None:
+    """Feed each remembering seat the events it may see, then its view now."""
+    for seat, memory in memories.items():
+        viewer = Viewer(seat=seat)
+        for rec in new:
+            memory.observe(wire_event(rec, viewer, state.public), rec.event.starts_batch())
+        memory.settle(ruleset, ruleset.view(state.game, viewer))

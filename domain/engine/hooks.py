@@ -130,6 +130,7 @@ class Resolver(Generic[S]):
                 if final is None:
                     return None
             self._record(final)
+            self.follow(final)
             if not self._hooks.hooked(Phase.AFTER, type(final)):
                 return final
             for effect, fn in self._hooks.handlers(Phase.AFTER, type(final), self._effects(self.state)):
@@ -141,6 +142,10 @@ class Resolver(Generic[S]):
             return final
         finally:
             self._depth -= 1
+
+    def follow(self, event: Event) -> None:
+        """The rules' own consequences of an applied event (a KO at 0 HP, say), emitted
+        before any reaction sees it. A ruleset overrides this in a subclass."""
 
     @contextmanager
     def deeper(self) -> Iterator[None]:

@@ -194,12 +194,15 @@ class RulesetContract(ABC):
         assert seen == set(self.hidden_by_rule) - set(self.rare_hidden_topics)
 
     rare_hidden_topics: ClassVar[tuple[str, ...]] = ()
+    # Whether the game state holds data no player may see (deck order, say); a ruleset whose
+    # every secret belongs to some seat says False, and is perturbed per seat only.
+    server_only_state: ClassVar[bool] = True
 
     def test_views_do_not_depend_on_what_the_viewer_may_not_see(self, matches):
         rng = Rng(b"perturb")
         checked = 0
         for state in self.states(matches[0]):
-            for owner in (*self.ruleset.seats, None):
+            for owner in (*self.ruleset.seats, *((None,) if self.server_only_state else ())):
                 other = self.perturb_hidden(state.game, owner, rng)
                 assert other != state.game, f"perturb_hidden changed nothing for {owner} at seq {state.seq}"
                 for viewer in self.viewers():

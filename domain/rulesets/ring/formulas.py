@@ -11,6 +11,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from domain.engine.rng import Rng
 
@@ -41,7 +42,12 @@ def chances(skl: int, pry: Sequence[int]) -> Chances:
     skill raises Glancing, each capped at 85%; Normal takes the rest."""
     if skl <= 0 or not pry or min(pry) <= 0:
         raise ValueError("SKL and every PRY must be positive")
-    parry = Fraction(sum(pry), len(pry))
+    return _chances(skl, sum(pry), len(pry))
+
+
+@lru_cache(maxsize=16384)
+def _chances(skl: int, pry_sum: int, targets: int) -> Chances:
+    parry = Fraction(pry_sum, targets)
     glance = crit = BASE_EDGE
     if skl > parry:
         crit = min(CAP, BASE_EDGE + (Fraction(skl) / parry - 1) * SLOPE)
@@ -51,6 +57,7 @@ def chances(skl: int, pry: Sequence[int]) -> Chances:
     return Chances(glancing, BASIS - glancing - critical, critical)
 
 
+@lru_cache(maxsize=65536)
 def damage(power: int, atk: int, defense: int, penetration_bp: int = 0) -> int:
     """Default HP damage: `power` scaled by ATK/DEF, plus penetration damage
     (ATK/DEF - 1) x (ATK/DEF x k) x power (seed 000, ATK and DEF), where k is the
@@ -64,6 +71,7 @@ def damage(power: int, atk: int, defense: int, penetration_bp: int = 0) -> int:
     return max(0, math.floor(total))
 
 
+@lru_cache(maxsize=65536)
 def exhausted(value: int, exs_bp: int) -> int:
     """An attribute under exhaustion: EXS is a % reduction of every numeric attribute."""
     if not 0 <= exs_bp <= BASIS:

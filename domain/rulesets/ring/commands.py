@@ -1,0 +1,51 @@
+"""What a ring player can ask for. The tag is the wire `type`; `target` names a unit key
+("p2.emberfox") or a Dynamic id ("d3") where the ability lets its user choose."""
+from __future__ import annotations
+
+from domain.engine.events import Command, CommandCodec
+
+
+class ChooseBattlefield(Command, tag="choose_battlefield"):
+    """The initiative winner's advantage, for leaders whose advantage is the battlefield."""
+    battlefield: str
+
+
+class PickTeam(Command, tag="pick_team"):
+    units: tuple[str, ...]
+
+
+class PickRing(Command, tag="pick_ring"):
+    unit: str
+
+
+class UseAbility(Command, tag="ability"):
+    """An ability of the unit in the Ring."""
+    ability: str
+    target: str | None = None
+
+
+class UseLeaderAbility(Command, tag="leader_ability"):
+    ability: str
+    target: str | None = None
+
+
+class UseItem(Command, tag="use_item"):
+    item: str
+    target: str | None = None
+
+
+class Swap(Command, tag="swap"):
+    unit: str
+
+
+class StrikeLeader(Command, tag="strike_leader"):
+    """Convert AP into damage to the enemy leader while the enemy Ring unit is KO'd."""
+    ap: int
+
+
+class EndTurn(Command, tag="end_turn"):
+    pass
+
+
+CODEC = CommandCodec((ChooseBattlefield, PickTeam, PickRing, UseAbility, UseLeaderAbility, UseItem, Swap,
+                      StrikeLeader, EndTurn))

@@ -1,0 +1,73 @@
+"""Ring rules: who is awaited, the legal commands, and what each command decides."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domain.engine.errors import RuleViolation
+from domain.engine.events import Command, Event
+from domain.engine.rng import Rng
+from domain.engine.ruleset import Outcome
+
+from . import prebattle, turn
+from .commands import (ChooseBattlefield, EndTurn, PickRing, PickTeam, StrikeLeader, Swap, UseAbility, UseItem,
+                       UseLeaderAbility)
+from .effects.moves import RingResolver
+from .state import SEATS, Ring, opponent
+from .targets import actions, eligible
+
+BATTLE_ACTIONS = {
+    UseAbility: turn.use_ability, UseLeaderAbility: turn.use_leader_ability, UseItem: turn.use_item,
+    StrikeLeader: turn.strike_leader, EndTurn: turn.yield_turn,
+}
+
+
+def awaiting(s: Ring) -> frozenset[str]:
+    if outcome(s) is not None:
+        return frozenset()
+    if s.phase == "battlefield":
+        return frozenset((s.initiative,)) if s.battlefield is None and s.initiative else frozenset()
+    if s.phase in ("team", "ring"):
+        return prebattle.awaiting_pick(s)
+    return frozenset((s.active,)) if s.active else frozenset()
+
+
+def legal_commands(s: Ring, seat: str) -> list[Command]:
+    if seat not in awaiting(s):
+        return []
+    return list(actions(s, seat))                               # type: ignore[arg-type]
+
+
+def decide(s: Ring, seat: str, cmd: Command, rng: Rng) -> Sequence[Event]:
+    b = RingResolver(s, rng)
+    if isinstance(cmd, ChooseBattlefield):
+        prebattle.choose_battlefield(b, seat, cmd)
+    elif isinstance(cmd, PickTeam):
+        prebattle.pick_team(b, seat, cmd)
+    elif isinstance(cmd, PickRing):
+        prebattle.pick_ring(b, seat, cmd)
+    elif isinstance(cmd, Swap):
+        if s.phase != "battle":
+            raise RuleViolation(f"the battle has not begun: {s.phase} comes first")
+        turn.swap(b, seat, cmd)
+    else:
+        turn.in_battle(s)
+        BATTLE_ACTIONS[type(cmd)](b, seat, cmd)
+    return b.events
+
+
+def outcome(s: Ring) -> Outcome | None:
+    if s.p1.leader_hp <= 0 or s.p2.leader_hp <= 0:
+        if s.p1.leader_hp <= 0 and s.p2.leader_hp <= 0:
+            # Both at once can only come from the active side's own action: its blow lands.
+            return Outcome(winner=s.active, reason="both leaders fell; the active side struck last")
+        loser = "p1" if s.p1.leader_hp <= 0 else "p2"
+        return Outcome(winner=opponent(loser), reason=f"{loser}'s leader is down")
+    if s.time_limit is not None:
+        return Outcome(winner=s.time_limit[0], reason=s.time_limit[1])
+    if s.units:
+        out = [seat for seat in SEATS if not eligible(s, seat)]
+        if len(out) == 1:
+            return Outcome(winner=opponent(out[0]), reason=f"{out[0]} has no unit with LP left")
+        if len(out) == 2:
+            return Outcome(winner=None, reason="neither side has a unit with LP left")
+    return None

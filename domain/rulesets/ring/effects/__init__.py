@@ -1,0 +1,36 @@
+"""Registered ring behaviour: ability steps (`do` in content) and Dynamic hooks (`kind`).
+
+Content names these ids; `tests/rulesets/ring/test_content.py` checks every id resolves.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.engine.hooks import Hooks
+
+HOOKS = Hooks()
+STEPS: dict[str, Callable[..., None]] = {}
+
+
+def step(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    def register(fn: Callable[..., None]) -> Callable[..., None]:
+        STEPS[name] = fn
+        return fn
+    return register
+
+
+# Kinds whose behaviour is part of the resolver rather than a hook: a seal blocks its
+# target Dynamic in `moves.active_effects`.
+BUILT_IN_DYNAMICS = frozenset({"seal"})
+
+
+def registered_dynamics() -> set[str]:
+    return set(HOOKS.kinds) | BUILT_IN_DYNAMICS
+
+
+def _load() -> Any:
+    from . import dynamics, dynamics_turns, steps  # noqa: F401  (registration on import)
+
+
+_load()

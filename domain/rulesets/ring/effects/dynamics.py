@@ -1,0 +1,158 @@
+"""Dynamic hooks on hits, healing, MP and permissions (seed 000, UD: Check Phase).
+
+BEFORE hooks alter or neutralise a pending change; AFTER hooks react with new events.
+Each reads its numbers from content: magnitude = value + scale x severity. Only direct
+ability hits set off hit reactions (shadow, counters, retaliation), so reactions cannot
+feed each other without end.
+"""
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from domain.engine.hooks import HookContext, Phase
+
+from .. import events as ev
+from ..content import CONTENT
+from ..state import Dyn, Ring, seat_of
+from . import HOOKS
+from .moves import covers, magnitude, part, reduce_hp_events, scaled, severity_events
+from .queries import AbilityCheck, ApRestore, Odds, SwapCost
+
+
+def dyn(ctx: HookContext, s: Ring) -> Dyn:
+    found = s.dynamic(ctx.effect.owner)
+    assert found is not None, ctx.effect
+    return found
+
+
+# -- BEFORE: hits ------------------------------------------------------------------------
+@HOOKS.hook(Phase.BEFORE, on=ev.HpReduced, kind="brutality")
+def brutality(ctx: HookContext, s: Ring, e: ev.HpReduced) -> ev.HpReduced:
+    """"When this Unit is reducing another Unit's HP, that reduction is increased by 25%.\""""
+    d = dyn(ctx, s)
+    if e.by == d.unit and e.unit != d.unit and e.kind == "ability" and e.amount > 0:
+        return replace(e, amount=scaled(e.amount, magnitude(d)))
+    return e
+
+
+@HOOKS.hook(Phase.BEFORE, on=ev.HpReduced, kind="fire_ward", priority=1)
+def fire_ward(ctx: HookContext, s: Ring, e: ev.HpReduced) -> ev.HpReduced:
+    """Seed 000, Descriptor Tags: fiery Abilities deal less HP damage to the rule's target."""
+    d = dyn(ctx, s)
+    tag = CONTENT.dynamics[d.kind].tag
+    if e.unit == d.unit and e.ability is not None and e.amount > 0 and tag in CONTENT.ability(e.ability).tags:
+        return replace(e, amount=scaled(e.amount, -magnitude(d)))
+    return e
+
+
+@HOOKS.hook(Phase.BEFORE, on=ev.HpReduced, kind="fortify", priority=1)
+def fortify(ctx: HookContext, s: Ring, e: ev.HpReduced) -> ev.HpReduced:
+    d = dyn(ctx, s)
+    if e.unit == d.unit and e.amount > 0:
+        return replace(e, amount=scaled(e.amount, -magnitude(d)))
+    return e
+
+
+@HOOKS.hook(Phase.BEFORE, on=ev.HpRestored, kind="nurturing")
+def nurturing(ctx: HookContext, s: Ring, e: ev.HpRestored) -> ev.HpRestored:
+    """"All ally HP restoration is increased by 10%.\""""
+    d = dyn(ctx, s)
+    if covers(d, seat_of(e.unit)) and e.amount > 0:
+        return replace(e, amount=scaled(e.amount, magnitude(d)))
+    return e
+
+
+@HOOKS.hook(Phase.BEFORE, on=ev.LpLost, kind="soul_anchor")
+def soul_anchor(ctx: HookContext, s: Ring, e: ev.LpLost) -> ev.LpLost | None:
+    """A KO costs no LP while the anchor holds; each save wears it down by its threshold."""
+    d = dyn(ctx, s)
+    threshold = CONTENT.dynamics[d.kind].threshold
+    if covers(d, seat_of(e.unit)) and d.severity >= threshold:
+        ctx.resolver.scheduled.extend(severity_events(s, d, -threshold))
+        return None
+    return e
+
+
+# -- BEFORE: permissions and numbers ---------------------------------------------------
+@HOOKS.hook(Phase.BEFORE, on=AbilityCheck, kind="mana_lock")
+def mana_lock(ctx: HookContext, s: Ring, q: AbilityCheck) -> AbilityCheck | None:
+    """"Prevent the use of ALL Abilities that reduce the user's MP by 10 or more.\""""
+    return None if q.mp >= magnitude(dyn(ctx, s)) else q
+
+
+@HOOKS.hook(Phase.BEFORE, on=AbilityCheck, kind="stunned")
+def stunned(ctx: HookContext, s: Ring, q: AbilityCheck) -> AbilityCheck | None:
+    return None if q.unit is not None and q.unit == dyn(ctx, s).unit else q
+
+
+@HOOKS.hook(Phase.BEFORE, on=SwapCost, kind="quick_hands")
+def quick_hands(ctx: HookContext, s: Ring, q: SwapCost) -> SwapCost:
+    d = dyn(ctx, s)
+    return replace(q, amount=max(0, q.amount - magnitude(d))) if covers(d, q.seat) else q
+
+
+@HOOKS.hook(Phase.BEFORE, on=ApRestore, kind="tailwind")
+def tailwind(ctx: HookContext, s: Ring, q: ApRestore) -> ApRestore:
+    d = dyn(ctx, s)
+    return replace(q, amount=q.amount + magnitude(d)) if covers(d, q.seat) else q
+
+
+@HOOKS.hook(Phase.BEFORE, on=Odds, kind="keen_eye")
+def keen_eye(ctx: HookContext, s: Ring, q: Odds) -> Odds:
+    d = dyn(ctx, s)
+    if not covers(d, q.seat) or q.normal == 0:
+        return q
+    moved = min(q.normal, magnitude(d))
+    return replace(q, normal=q.normal - moved, critical=q.critical + moved)
+
+
+# -- AFTER: reactions to hits and MP ---------------------------------------------------
+@HOOKS.hook(Phase.AFTER, on=ev.HpReduced, kind="rage")
+def rage(ctx: HookContext, s: Ring, e: ev.HpReduced) -> list[ev.Event]:
+    """"When this Unit takes damage, it gains +1 ATK.\""""
+    d = dyn(ctx, s)
+    if e.unit == d.unit and e.amount > 0 and not s.units[e.unit].down:
+        return [ev.Augmented(unit=e.unit, attr="atk", delta=magnitude(d))]
+    return []
+
+
+@HOOKS.hook(Phase.AFTER, on=ev.HpReduced, kind="shadow")
+def shadow(ctx: HookContext, s: Ring, e: ev.HpReduced) -> list[ev.Event]:
+    """"When this Unit reduces another Unit's HP, this Unit's shadow also attacks for an
+    additional 25% damage.\""""
+    d = dyn(ctx, s)
+    if e.by != d.unit or e.unit == d.unit or e.kind != "ability":
+        return []
+    return reduce_hp_events(s, e.unit, part(e.amount, magnitude(d)), by=d.unit, kind="shadow")
+
+
+@HOOKS.hook(Phase.AFTER, on=ev.HpReduced, kind="retaliation")
+def retaliation(ctx: HookContext, s: Ring, e: ev.HpReduced) -> list[ev.Event]:
+    """A damage threshold exceeded in a single hit sets it off against the attacker."""
+    d = dyn(ctx, s)
+    threshold = CONTENT.dynamics[d.kind].threshold
+    if e.kind != "ability" or e.by is None or e.amount < threshold or not covers(d, seat_of(e.unit)) \
+            or seat_of(e.by) == seat_of(e.unit):
+        return []
+    return reduce_hp_events(s, e.by, magnitude(d), by=e.unit, kind="counter")
+
+
+@HOOKS.hook(Phase.AFTER, on=ev.HpReduced, kind="counter_stance")
+def counter_stance(ctx: HookContext, s: Ring, e: ev.HpReduced) -> list[ev.Event]:
+    """A hit-count reaction: every third hit the carrier takes, it strikes back."""
+    d = dyn(ctx, s)
+    every = max(1, CONTENT.dynamics[d.kind].threshold)
+    carrier = s.units.get(d.unit or "")
+    if e.unit != d.unit or e.kind != "ability" or e.by is None or carrier is None or carrier.down \
+            or carrier.hits % every:
+        return []
+    return reduce_hp_events(s, e.by, magnitude(d), by=d.unit, kind="counter")
+
+
+@HOOKS.hook(Phase.AFTER, on=ev.MpChanged, kind="casters_bane")
+def casters_bane(ctx: HookContext, s: Ring, e: ev.MpChanged) -> list[ev.Event]:
+    """"When using an Ability, Units take HP damage equal to the MP cost of that Ability.\""""
+    d = dyn(ctx, s)
+    if e.ability is None or e.delta >= 0 or not covers(d, seat_of(e.unit)):
+        return []
+    return reduce_hp_events(s, e.unit, part(-e.delta, magnitude(d)), by=None, kind="dynamic")

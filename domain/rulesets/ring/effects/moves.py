@@ -1,0 +1,171 @@
+"""The resolver and the moves every ability step and Dynamic shares: HP, MP, LP, Dynamics.
+
+`RingResolver.follow` applies the rules' own consequences of each event before any
+reaction sees it (seed 000, HP and LP): 0 HP is a KO, a KO costs 1 LP, 0 LP removes the
+unit, restoring a KO'd unit's HP revives it.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from functools import lru_cache
+
+from domain.engine.events import Event
+from domain.engine.hooks import Effect, Resolver, modify
+from domain.engine.rng import Rng
+
+from .. import events as ev
+from ..content import CONTENT
+from ..evolve import evolve
+from ..state import Dyn, Ring
+from . import HOOKS
+
+UNIT_BOUND = ("unit", "equipment")          # seed 000: inactive while their unit is KO'd
+
+
+def active_effects(s: Ring) -> tuple[Effect, ...]:
+    if not s.dynamics:
+        return ()
+    return _active(s.dynamics, s.down)
+
+
+@lru_cache(maxsize=8192)
+def _active(dynamics: tuple[Dyn, ...], down: frozenset[str]) -> tuple[Effect, ...]:
+    """Dynamics in effect, in the order they came into play. A seal blocks its target; a
+    seal never targets a Dynamic-on-Dynamic, so one pass is enough."""
+    sealed = {d.target for d in dynamics if d.kind == "seal" and d.target is not None}
+    return tuple(Effect(kind=d.kind, owner=d.id, severity=d.severity, source=d.seat or "")
+                 for d in dynamics
+                 if d.id not in sealed and not (d.source in UNIT_BOUND and d.unit in down))
+
+
+def active(s: Ring, dyn: Dyn) -> bool:
+    return any(e.owner == dyn.id for e in active_effects(s))
+
+
+def effective(s: Ring, query: object) -> object | None:
+    """A query after every BEFORE modifier in effect (None: blocked)."""
+    effects = active_effects(s)
+    return modify(HOOKS, effects, s, query)[0] if effects else query
+
+
+class RingResolver(Resolver[Ring]):
+    def __init__(self, s: Ring, rng: Rng):
+        super().__init__(s, evolve, HOOKS, active_effects, rng)
+        self.scheduled: list[Event] = []
+
+    def follow(self, event: Event) -> None:
+        s = self.state
+        if isinstance(event, ev.HpReduced):
+            unit = s.units[event.unit]
+            if unit.hp == 0 and not unit.ko:
+                self.emit(ev.UnitKnockedOut(unit=event.unit))
+        elif isinstance(event, ev.UnitKnockedOut):
+            self.emit(ev.LpLost(unit=event.unit, amount=1))
+        elif isinstance(event, ev.LpLost):
+            unit = s.units[event.unit]
+            if unit.lp == 0 and not unit.removed:
+                self.emit(ev.UnitRemoved(unit=event.unit))
+        elif isinstance(event, ev.HpRestored):
+            unit = s.units[event.unit]
+            if unit.ko and unit.hp > 0:
+                self.emit(ev.UnitRevived(unit=event.unit))
+
+    def emit(self, event: Event) -> Event | None:
+        final = super().emit(event)
+        while self.scheduled:
+            self.emit(self.scheduled.pop(0))
+        return final
+
+
+def magnitude(dyn: Dyn) -> int:
+    spec = CONTENT.dynamics[dyn.kind]
+    return spec.value + spec.scale * dyn.severity
+
+
+def scaled(amount: int, bp: int) -> int:
+    """`amount` changed by `bp` basis points (+2500: a quarter more), rounded down."""
+    return max(0, math.floor(Fraction(amount) * (10_000 + bp) / 10_000))
+
+
+def part(amount: int, bp: int) -> int:
+    """`bp` basis points of `amount`, rounded down."""
+    return max(0, math.floor(Fraction(amount) * bp / 10_000))
+
+
+def reduce_hp(b: Resolver[Ring], unit: str, amount: int, *, by: str | None = None,
+              ability: str | None = None, kind: str = "ability") -> None:
+    """Seed 000, HP: a KO'd unit cannot be targeted for HP damage."""
+    if b.state.units[unit].down:
+        return
+    b.emit(ev.HpReduced(unit=unit, amount=max(0, amount), by=by, ability=ability, kind=kind))
+
+
+def reduce_hp_events(s: Ring, unit: str, amount: int, *, by: str | None, kind: str) -> list[Event]:
+    """The same rule for AFTER reactions, which return their events."""
+    if s.units[unit].down or amount <= 0:
+        return []
+    return [ev.HpReduced(unit=unit, amount=amount, by=by, kind=kind)]
+
+
+def restore_hp(b: Resolver[Ring], unit: str, amount: int, *, by: str | None = None,
+               ability: str | None = None) -> None:
+    fighter = b.state.units[unit]
+    if fighter.removed or amount <= 0:
+        return
+    b.emit(ev.HpRestored(unit=unit, amount=amount, by=by, ability=ability))
+
+
+def change_mp(b: Resolver[Ring], unit: str, delta: int, ability: str | None = None) -> None:
+    fighter = b.state.units[unit]
+    delta = max(-fighter.mp, min(delta, fighter.max_mp - fighter.mp))
+    if delta:
+        b.emit(ev.MpChanged(unit=unit, delta=delta, ability=ability))
+
+
+def severity_events(s: Ring, dyn: Dyn, delta: int) -> list[Event]:
+    """Seed 000, Severity 1-10. A removable Dynamic lowered to 0 leaves play; the others
+    (unit, leader, equipment, battlefield) cannot be removed and stop at 1."""
+    new = min(10, dyn.severity + delta)
+    if new <= 0 and dyn.removable:
+        return [ev.DynamicRemoved(id=dyn.id, reason="severity")]
+    new = max(1, new)
+    return [ev.SeverityChanged(id=dyn.id, severity=new, delta=new - dyn.severity)] if new != dyn.severity else []
+
+
+def add_dynamic(b: Resolver[Ring], kind: str, *, source: str, severity: int, seat: str | None = None,
+                unit: str | None = None, target: str | None = None, by: str | None = None) -> None:
+    """Put a Dynamic into play; the same removable Dynamic on the same carrier grows instead."""
+    severity = max(1, min(10, severity))
+    s = b.state
+    if source in ("ability", "item"):
+        for dyn in s.dynamics:
+            if (dyn.kind, dyn.seat, dyn.unit, dyn.target) == (kind, seat, unit, target) and dyn.removable:
+                for event in severity_events(s, dyn, severity):
+                    b.emit(event)
+                return
+    b.emit(ev.DynamicAdded(id=f"d{s.next_dynamic}", kind=kind, source=source, seat=seat, unit=unit,
+                           target=target, severity=severity, by=by))
+
+
+def grants(b: Resolver[Ring], grants_: Iterable[object], *, source: str, seat: str | None,
+           unit: str | None = None) -> None:
+    for grant in grants_:
+        add_dynamic(b, grant.kind, source=source, severity=grant.severity, seat=seat, unit=unit,  # type: ignore[attr-defined]
+                    by=seat)
+
+
+def covers(dyn: Dyn, seat: str) -> bool:
+    """A team Dynamic covers its own team; one on the battlefield covers both."""
+    return dyn.seat is None or dyn.seat == seat
+
+
+def carried_by(dyn: Dyn, unit: str | None) -> bool:
+    return unit is not None and dyn.unit == unit
+
+
+def alive_team(s: Ring, seat: str) -> Sequence[str]:
+    return [k for k in s.side(seat).team if not s.units[k].down]
+
+

@@ -1,0 +1,195 @@
+"""Ability and item steps (content `do`): what an ability does once its effectiveness is
+rolled (seed 000, Direct and Indirect Effects). Each step reads its number for the rolled
+effectiveness from a (glancing, normal, critical) triple."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from domain.engine.hooks import Resolver
+
+from .. import events as ev
+from ..content import CONTENT, Ability, Step
+from ..formulas import damage as default_damage
+from ..state import Ring, opponent, seat_of
+from . import step
+from .moves import add_dynamic, change_mp, part, reduce_hp, restore_hp, severity_events
+
+TIER_INDEX = {"glancing": 0, "normal": 1, "critical": 2}
+
+
+class Use(msgspec.Struct, frozen=True, kw_only=True):
+    """An ability in resolution: who uses it, on what, at which effectiveness."""
+    seat: str
+    user: str | None                # the unit whose attributes it uses
+    ability: Ability
+    targets: tuple[str, ...]        # unit keys, or Dynamic ids for `dynamic` abilities
+    tier: int                       # 0 glancing, 1 normal, 2 critical
+    earlier_uses: int = 0
+
+    def units(self, s: Ring, st: Step) -> Sequence[str]:
+        """The units a step acts on, minus those without the ability's required TAG."""
+        if st.to == "self":
+            return (self.user,) if self.user else ()
+        if self.ability.target == "dynamic":
+            return ()
+        wanted = self.ability.needs_tag
+        return [k for k in self.targets if wanted is None or wanted in s.units[k].tags]
+
+
+def amount(st: Step, use: Use) -> int:
+    return st.power[use.tier] + st.escalate * use.earlier_uses
+
+
+@step("damage")
+def damage(b: Resolver[Ring], use: Use, st: Step) -> None:
+    """Default damage, scaled by ATK/DEF with the step's penetration; off-Ring targets of a
+    unit- or team-wide attack take `bench_damage_bp` of it (seed 000, Targeting Units)."""
+    power = amount(st, use)
+    if power <= 0 or use.user is None:
+        return
+    for key in use.units(b.state, st):
+        for _ in range(st.hits):
+            s = b.state
+            target = s.units[key]
+            if target.down:
+                break
+            dealt = default_damage(power, s.units[use.user].stat("atk"), target.stat("def"), st.penetration)
+            if use.ability.target in ("enemy_unit", "enemy_team") and s.side(target.seat).ring != key:
+                dealt = part(dealt, s.params.bench_damage_bp)
+            reduce_hp(b, key, dealt, by=use.user, ability=use.ability.id)
+
+
+@step("true_damage")
+def true_damage(b: Resolver[Ring], use: Use, st: Step) -> None:
+    for key in use.units(b.state, st):
+        reduce_hp(b, key, amount(st, use), by=use.user, ability=use.ability.id)
+
+
+@step("heal")
+def heal(b: Resolver[Ring], use: Use, st: Step) -> None:
+    for key in use.units(b.state, st):
+        restore_hp(b, key, amount(st, use), by=use.user, ability=use.ability.id)
+
+
+@step("mp")
+def mp(b: Resolver[Ring], use: Use, st: Step) -> None:
+    for key in use.units(b.state, st):
+        if not b.state.units[key].removed:
+            change_mp(b, key, amount(st, use))
+
+
+@step("augment")
+def augment(b: Resolver[Ring], use: Use, st: Step) -> None:
+    delta = amount(st, use)
+    for key in use.units(b.state, st):
+        if delta and not b.state.units[key].down:
+            b.emit(ev.Augmented(unit=key, attr=st.attr or "atk", delta=delta))
+
+
+@step("exhaust")
+def exhaust(b: Resolver[Ring], use: Use, st: Step) -> None:
+    for key in use.units(b.state, st):
+        unit = b.state.units[key]
+        new = max(0, min(10_000, unit.exs + amount(st, use)))
+        if new != unit.exs and not unit.removed:
+            b.emit(ev.ExhaustionChanged(unit=key, exs=new))
+
+
+@step("tag")
+def tag(b: Resolver[Ring], use: Use, st: Step) -> None:
+    for key in use.units(b.state, st):
+        if st.tag and st.tag not in b.state.units[key].tags:
+            b.emit(ev.TagAdded(unit=key, tag=st.tag))
+
+
+@step("lp")
+def lp(b: Resolver[Ring], use: Use, st: Step) -> None:
+    delta = amount(st, use)
+    for key in use.units(b.state, st):
+        unit = b.state.units[key]
+        if unit.removed or not delta:
+            continue
+        if delta < 0:
+            b.emit(ev.LpLost(unit=key, amount=min(-delta, unit.lp)))
+        elif unit.lp < unit.max_lp:
+            b.emit(ev.LpRestored(unit=key, amount=min(delta, unit.max_lp - unit.lp)))
+
+
+@step("inflict")
+def inflict(b: Resolver[Ring], use: Use, st: Step) -> None:
+    """Put a Dynamic into play on each target (its severity and chance by effectiveness)."""
+    severity, chance = st.severity[use.tier], st.chance[use.tier]
+    if severity <= 0 or st.dynamic is None:
+        return
+    spec = CONTENT.dynamics[st.dynamic]
+    source = "item" if use.ability.pool == "item" else "ability"
+    if spec.on == "dynamic":
+        places = [dict(target=t, seat=use.seat) for t in use.targets if b.state.dynamic(t) is not None]
+    elif spec.on == "field":
+        places = [dict(seat=None)]
+    else:
+        units = use.units(b.state, st) or ((use.user,) if use.user else ())
+        live = [k for k in units if not b.state.units[k].down]
+        if spec.on == "team":
+            places = [dict(seat=s) for s in dict.fromkeys(seat_of(k) for k in live)] or [dict(seat=use.seat)]
+        else:
+            places = [dict(seat=seat_of(k), unit=k) for k in live]
+    for place in places:
+        if chance >= 10_000 or b.rng.chance(chance, 10_000):
+            add_dynamic(b, st.dynamic, source=source, severity=severity, by=use.seat, **place)
+
+
+@step("severity")
+def severity(b: Resolver[Ring], use: Use, st: Step) -> None:
+    for dyn_id in use.targets:
+        dyn = b.state.dynamic(dyn_id)
+        if dyn is not None:
+            for event in severity_events(b.state, dyn, amount(st, use)):
+                b.emit(event)
+
+
+@step("remove")
+def remove(b: Resolver[Ring], use: Use, st: Step) -> None:
+    for dyn_id in use.targets:
+        dyn = b.state.dynamic(dyn_id)
+        if dyn is not None and dyn.removable:
+            b.emit(ev.DynamicRemoved(id=dyn_id, reason=use.ability.id))
+
+
+@step("pool_level")
+def pool_level(b: Resolver[Ring], use: Use, st: Step) -> None:
+    for key in use.units(b.state, st):
+        for slot in b.state.units[key].pools:
+            if slot.pool == st.pool and slot.level < 3:
+                b.emit(ev.PoolChanged(unit=key, pool=slot.pool, level=min(3, slot.level + amount(st, use))))
+
+
+@step("grant_pool")
+def grant_pool(b: Resolver[Ring], use: Use, st: Step) -> None:
+    level = max(1, min(3, st.power[1]))
+    for key in use.units(b.state, st):
+        have = {p.pool: p.level for p in b.state.units[key].pools}
+        if st.pool is not None and have.get(st.pool, 0) < level:
+            b.emit(ev.PoolChanged(unit=key, pool=st.pool, level=level))
+
+
+@step("leader_damage")
+def leader_damage(b: Resolver[Ring], use: Use, st: Step) -> None:
+    if amount(st, use) > 0:
+        b.emit(ev.LeaderHpReduced(seat=opponent(use.seat), amount=amount(st, use), by=use.seat))
+
+
+@step("leader_heal")
+def leader_heal(b: Resolver[Ring], use: Use, st: Step) -> None:
+    side = b.state.side(use.seat)
+    healed = min(amount(st, use), side.leader_max_hp - side.leader_hp)
+    if healed > 0:
+        b.emit(ev.LeaderHpRestored(seat=use.seat, amount=healed))
+
+
+@step("ap")
+def ap(b: Resolver[Ring], use: Use, st: Step) -> None:
+    if amount(st, use) > 0:
+        b.emit(ev.ApGained(seat=use.seat, amount=amount(st, use)))

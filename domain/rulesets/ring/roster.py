@@ -1,0 +1,99 @@
+"""From a deck entry to a unit in battle: equipment, Growth Points, pools, slots and the
+abilities that fill them (seed 000, Deck Construction)."""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from fractions import Fraction
+from functools import lru_cache
+
+from .content import ATTRIBUTES, CONTENT, DeckUnit, Equipment
+from .formulas import exhausted
+from .state import COMBAT, Fighter, Params, PoolSlot
+
+MAX_LEVEL = 3
+
+
+def equipped_base(unit_id: str, equipment: Equipment | None, variation: Mapping[str, int]) -> dict[str, int]:
+    """Equipment raises the BASE that growth multiplies (seed 000, Equipment Attributes);
+    linear variation, when on, shifts the unit's own numbers first."""
+    spec = CONTENT.units[unit_id]
+    base = {}
+    for attr in ATTRIBUTES:
+        own = math.floor(Fraction(spec.attributes[attr]) * (10_000 + variation.get(attr, 0)) / 10_000)
+        base[attr] = own + (equipment.attributes.get(attr, 0) if equipment else 0)
+    return base
+
+
+def grown(base: Mapping[str, int], growth: Mapping[str, int], params: Params) -> dict[str, int]:
+    """Each GP grows an attribute by a percentage of its base, rounded down once."""
+    return {a: math.floor(Fraction(v) * (10_000 + params.gp_growth_bp * growth.get(a, 0)) / 10_000)
+            for a, v in base.items()}
+
+
+def equipped_pools(unit_id: str, equipment: Equipment | None) -> list[PoolSlot]:
+    """Seed 000, Add, Replace, or Upgrade Ability Pools."""
+    pools = [PoolSlot(p, lvl) for p, lvl in CONTENT.units[unit_id].pools.items()]
+    if equipment is None:
+        return pools
+    for old, new in equipment.replace_pool.items():
+        pools = [PoolSlot(new, p.level) if p.pool == old else p for p in pools]
+    for new, level in equipment.add_pool.items():
+        if all(p.pool != new for p in pools):
+            pools.append(PoolSlot(new, level))
+    target = _upgraded(pools, equipment.upgrade_pool)
+    if target is not None:
+        pools = [PoolSlot(p.pool, min(MAX_LEVEL, p.level + equipment.upgrade_levels)) if p.pool == target else p
+                 for p in pools]
+    if equipment.extra_slots:
+        pools = [PoolSlot(p.pool, p.level, p.extra + equipment.extra_slots) for p in pools]
+    return pools
+
+
+def _upgraded(pools: list[PoolSlot], which: str | None) -> str | None:
+    if which is None or not pools:
+        return None
+    if which == "lowest":
+        return min(pools, key=lambda p: p.level).pool
+    if which == "third":
+        return pools[2].pool if len(pools) >= 3 else None
+    return which if any(p.pool == which for p in pools) else None
+
+
+def gp_spent(entry: DeckUnit, params: Params) -> int:
+    return (sum(entry.growth.values()) + params.gp_slot_cost * sum(entry.slots.values())
+            + params.gp_level_cost * sum(entry.levels.values()))
+
+
+def build_fighter(seat: str, entry: DeckUnit, params: Params, *, lp: int | None = None, exs: int = 0,
+                  variation: Mapping[str, int] | None = None) -> Fighter:
+    spec = CONTENT.units[entry.unit]
+    equipment = CONTENT.equipment.get(entry.equipment) if entry.equipment else None
+    stats = grown(equipped_base(entry.unit, equipment, variation or {}), entry.growth, params)
+    pools = [PoolSlot(p.pool, p.level + entry.levels.get(p.pool, 0), p.extra + entry.slots.get(p.pool, 0))
+             for p in equipped_pools(entry.unit, equipment)]
+    tags = spec.tags + tuple(t for t in (equipment.tags if equipment else ()) if t not in spec.tags)
+    max_lp = spec.attributes["lp"]
+    lp = max_lp if lp is None else lp
+    max_hp, max_mp = max(1, exhausted(stats["hp"], exs)), exhausted(stats["mp"], exs)
+    return Fighter(key=f"{seat}.{entry.unit}", seat=seat, unit=entry.unit, hp=max_hp if lp > 0 else 0,
+                   max_hp=max_hp, mp=max_mp, max_mp=max_mp, lp=lp, max_lp=max_lp, exs=exs,
+                   base={a: stats[a] for a in COMBAT}, tags=tags, pools=tuple(pools),
+                   priorities=entry.priorities, equipment=entry.equipment, removed=lp <= 0)
+
+
+def loadout(f: Fighter) -> tuple[str, ...]:
+    return _loadout(f.pools, f.priorities)
+
+
+@lru_cache(maxsize=4096)
+def _loadout(pools: tuple[PoolSlot, ...], priorities: tuple[str, ...]) -> tuple[str, ...]:
+    """Seed 000, Ability Slots: each pool's slots take the highest-priority abilities its
+    level allows; abilities without a priority follow, highest tier first."""
+    rank = {aid: i for i, aid in enumerate(priorities)}
+    chosen: list[str] = []
+    for slot in pools:
+        available = [(rank.get(a.id, len(rank)), -a.tier, i, a.id)
+                     for i, a in enumerate(CONTENT.pool_abilities.get(slot.pool, ())) if a.tier <= slot.level]
+        chosen += [row[3] for row in sorted(available)[:slot.slots] if row[3] not in chosen]
+    return tuple(chosen)

@@ -1,0 +1,192 @@
+"""Parses and validates a ring setup: two decks built under the Growth Points rules, each
+seat's carried-over condition (LP, EXS), the battlefield and the params. Every error
+names the offending field."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from domain.engine.errors import SetupError
+
+from .content import ATTRIBUTES, CONTENT, Deck, DeckUnit
+from .roster import MAX_LEVEL, equipped_pools, gp_spent
+from .state import SEATS, Params
+
+SEAT_KEYS = {"deck", "condition"}
+DEFAULT_SETUP: dict[str, Any] = {"p1": {"deck": "ember_rush"}, "p2": {"deck": "iron_wall"}}
+
+
+class RingSetup(msgspec.Struct, frozen=True, kw_only=True):
+    params: Params
+    decks: dict[str, Deck]
+    condition: dict[str, dict[str, dict[str, int]]]    # seat -> unit -> {"lp", "exs"}
+    battlefield: str | None = None
+
+
+def parse_setup(raw: Mapping[str, Any]) -> RingSetup:
+    if not isinstance(raw, Mapping):
+        raise SetupError("", "a setup must be a JSON object")
+    unknown = set(raw) - {*SEATS, "params", "battlefield"}
+    if unknown:
+        raise SetupError(sorted(unknown)[0], "unknown setup field")
+    params = parse_params(raw.get("params", {}))
+    battlefield = raw.get("battlefield")
+    if battlefield is not None and battlefield not in CONTENT.battlefields:
+        raise SetupError("battlefield", f"unknown battlefield {battlefield!r}; known: {', '.join(CONTENT.battlefields)}")
+    decks, condition = {}, {}
+    for seat in SEATS:
+        seat_raw = raw.get(seat)
+        if not isinstance(seat_raw, Mapping):
+            raise SetupError(seat, "needs an object with a 'deck' (a preset name or a deck)")
+        extra = set(seat_raw) - SEAT_KEYS
+        if extra:
+            raise SetupError(f"{seat}.{sorted(extra)[0]}", "unknown field")
+        decks[seat] = parse_deck(f"{seat}.deck", seat_raw.get("deck"), params)
+        condition[seat] = parse_condition(f"{seat}.condition", seat_raw.get("condition", {}), decks[seat])
+    return RingSetup(params=params, decks=decks, condition=condition, battlefield=battlefield)
+
+
+def parse_params(raw: Any) -> Params:
+    try:
+        params = msgspec.convert(raw, type=Params)
+    except msgspec.ValidationError as exc:
+        raise SetupError(_params_field(str(exc)), str(exc)) from None
+    for name in Params.__struct_fields__:
+        value = getattr(params, name)
+        if not isinstance(value, bool) and value < 0:
+            raise SetupError(f"params.{name}", "must not be negative")
+    if not 1 <= params.team_size <= params.deck_units:
+        raise SetupError("params.team_size", "must be between 1 and the deck size")
+    if params.initiative_die < 2 or params.max_turns < 2:
+        raise SetupError("params.initiative_die" if params.initiative_die < 2 else "params.max_turns",
+                         "must be at least 2")
+    return params
+
+
+def _params_field(message: str) -> str:
+    for marker in ("at `$.", "unknown field `"):
+        if marker in message:
+            return "params." + message.split(marker, 1)[1].split("`", 1)[0]
+    return "params"
+
+
+def as_json(value: Any) -> Any:
+    """JSON-shaped builtins (lists, not tuples), so a live event equals its decoded copy."""
+    return msgspec.json.decode(msgspec.json.encode(value))
+
+
+def deck_json(raw: Any) -> Any:
+    """A preset name stands for that preset's deck."""
+    if isinstance(raw, str) and raw in CONTENT.decks:
+        return as_json(CONTENT.decks[raw])
+    return raw
+
+
+def parse_deck(field: str, raw: Any, params: Params) -> Deck:
+    if isinstance(raw, str) and raw not in CONTENT.decks:
+        raise SetupError(field, f"unknown deck preset {raw!r}; known: {', '.join(CONTENT.decks)}")
+    raw = deck_json(raw)
+    if not isinstance(raw, Mapping):
+        raise SetupError(field, "must be a preset name or an object with 'leader', 'units' and 'items'")
+    try:
+        deck = msgspec.convert(raw, type=Deck)
+    except msgspec.ValidationError as exc:
+        raise SetupError(field + _path(str(exc)), str(exc)) from None
+    if deck.leader not in CONTENT.leaders:
+        raise SetupError(f"{field}.leader", f"unknown leader {deck.leader!r}")
+    if len(deck.units) != params.deck_units:
+        raise SetupError(f"{field}.units", f"has {len(deck.units)} units; a deck has {params.deck_units}")
+    seen: set[str] = set()
+    leftover = 0
+    for i, entry in enumerate(deck.units):
+        where = f"{field}.units[{i}]"
+        if entry.unit not in CONTENT.units:
+            raise SetupError(f"{where}.unit", f"unknown unit {entry.unit!r}")
+        if entry.unit in seen:
+            raise SetupError(f"{where}.unit", f"{entry.unit} is already in the deck; units must be distinct")
+        seen.add(entry.unit)
+        leftover += check_growth(where, entry, params)
+    for i, item in enumerate(deck.items):
+        if item not in CONTENT.items:
+            raise SetupError(f"{field}.items[{i}]", f"unknown item {item!r}")
+    price = sum(CONTENT.items[i].price for i in deck.items)
+    if price > leftover:
+        raise SetupError(f"{field}.items", f"the items cost {price} GP; the deck has {leftover} GP left over")
+    return deck
+
+
+def _path(message: str) -> str:
+    """`.units[2].growth` from msgspec's "... at `$.units[2].growth`"."""
+    return "." + message.split("at `$.", 1)[1].split("`", 1)[0] if "at `$." in message else ""
+
+
+def check_growth(where: str, entry: DeckUnit, params: Params) -> int:
+    """Seed 000, Spending Growth Points. Returns the GP this unit leaves for items."""
+    spec = CONTENT.units[entry.unit]
+    if entry.equipment is not None and entry.equipment not in CONTENT.equipment:
+        raise SetupError(f"{where}.equipment", f"unknown equipment {entry.equipment!r}")
+    for attr, gp in entry.growth.items():
+        if attr not in ATTRIBUTES:
+            raise SetupError(f"{where}.growth.{attr}", f"cannot grow {attr!r}; growable: {', '.join(ATTRIBUTES)}")
+        if gp < 0:
+            raise SetupError(f"{where}.growth.{attr}", "must not be negative")
+    pools = {p.pool: p for p in equipped_pools(entry.unit, CONTENT.equipment.get(entry.equipment or ""))}
+    for kind, bought in (("levels", entry.levels), ("slots", entry.slots)):
+        for pool, amount in bought.items():
+            if pool not in pools:
+                raise SetupError(f"{where}.{kind}.{pool}", f"{entry.unit} has no {pool!r} pool")
+            if amount < 0:
+                raise SetupError(f"{where}.{kind}.{pool}", "must not be negative")
+            if kind == "levels" and pools[pool].level + amount > MAX_LEVEL:
+                raise SetupError(f"{where}.levels.{pool}", f"a pool level goes up to {MAX_LEVEL}")
+            if kind == "slots" and amount > params.max_extra_slots:
+                raise SetupError(f"{where}.slots.{pool}", f"at most {params.max_extra_slots} extra slots per pool")
+    for j, ability in enumerate(entry.priorities):
+        if ability not in CONTENT.abilities or CONTENT.abilities[ability].pool in ("leader",):
+            raise SetupError(f"{where}.priorities[{j}]", f"unknown unit ability {ability!r}")
+    spent = gp_spent(entry, params)
+    if spent > spec.gp:
+        raise SetupError(where, f"spends {spent} GP; {entry.unit} has a budget of {spec.gp}")
+    return spec.gp - spent
+
+
+def parse_condition(field: str, raw: Any, deck: Deck) -> dict[str, dict[str, int]]:
+    """What a set carries over: `{unit: {"lp": n, "exs": basis points}}`."""
+    if not isinstance(raw, Mapping):
+        raise SetupError(field, "must be an object of unit -> {lp, exs}")
+    units = {e.unit for e in deck.units}
+    out = {}
+    for unit, cond in raw.items():
+        if unit not in units:
+            raise SetupError(f"{field}.{unit}", "is not a unit of this deck")
+        if not isinstance(cond, Mapping) or set(cond) - {"lp", "exs"}:
+            raise SetupError(f"{field}.{unit}", "must be an object with 'lp' and/or 'exs'")
+        max_lp = CONTENT.units[unit].attributes["lp"]
+        lp, exs = cond.get("lp", max_lp), cond.get("exs", 0)
+        if not isinstance(lp, int) or isinstance(lp, bool) or not 0 <= lp <= max_lp:
+            raise SetupError(f"{field}.{unit}.lp", f"must be an integer from 0 to {max_lp}")
+        if not isinstance(exs, int) or isinstance(exs, bool) or not 0 <= exs <= 10_000:
+            raise SetupError(f"{field}.{unit}.exs", "must be basis points from 0 to 10000")
+        out[unit] = {"lp": lp, "exs": exs}
+    return out
+
+
+def seal_setup(raw: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """An inventory is its seat's secret: the public setup holds each deck without items."""
+    public, sealed = dict(raw), {}
+    for seat in SEATS:
+        seat_raw = dict(raw[seat])
+        deck = dict(deck_json(seat_raw["deck"]))
+        sealed[seat] = {"items": list(deck.pop("items", []))}
+        public[seat] = {**seat_raw, "deck": deck}
+    return public, sealed
+
+
+def unseal_setup(public: Mapping[str, Any], sealed: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    raw = dict(public)
+    for seat, part in sealed.items():
+        seat_raw = dict(raw[seat])
+        raw[seat] = {**seat_raw, "deck": {**seat_raw["deck"], "items": list(part.get("items", []))}}
+    return raw

@@ -1,0 +1,148 @@
+"""Ring state: two sides (leader, deck, team, Ring unit, hidden inventory), every deck unit
+as a `Fighter`, and the Dynamics in play. Frozen; reducers replace what changes."""
+from __future__ import annotations
+
+import msgspec
+from msgspec.structs import replace
+
+from domain.engine.choices import PendingChoices
+
+from .formulas import exhausted
+
+SEATS = ("p1", "p2")
+COMBAT = ("atk", "def", "skl", "pry")
+REMOVABLE_SOURCES = ("ability", "item")     # seed 000, Targeting Dynamics: the rest stay in play
+
+
+class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Numbers seed 000 leaves open; README.md says where each comes from."""
+    deck_units: int = 10            # seed 000, Deck Construction
+    team_size: int = 4              # seed 000, Forming Your Team
+    gp_growth_bp: int = 1000        # one GP grows an attribute by 10% of its base
+    gp_slot_cost: int = 3           # GP per extra Ability Slot
+    gp_level_cost: int = 6          # GP per Pool Level ("at a great cost")
+    max_extra_slots: int = 3        # per pool
+    initiative_die: int = 20        # each side rolls 1..die, plus its leader's initiative
+    bench_damage_bp: int = 5000     # off-Ring targets take half ("reduced impact")
+    max_turns: int = 80             # then the time limit decides (README)
+    linear_variation: bool = False  # seed 000, Limitations of the Alpha: off in the alpha
+    linear_spread_bp: int = 1000    # +-10% per attribute when linear variation is on
+    exs_battle_bp: int = 1500       # seed 000, EXS: +15% per battle taken part in
+    exs_rest_bp: int = 1000         # -10% per battle sat out
+    winner_lp: int = 1              # seed 000, LP: +1 after a victorious battle
+
+
+class PoolSlot(msgspec.Struct, frozen=True):
+    pool: str
+    level: int
+    extra: int = 0                  # slots bought with GP or given by equipment
+
+    @property
+    def slots(self) -> int:
+        return (2 if self.level >= 3 else 1) + self.extra     # seed 000, Ability Slots
+
+
+class Fighter(msgspec.Struct, frozen=True, kw_only=True):
+    key: str                        # "p1.emberfox": seat and unit id
+    seat: str
+    unit: str
+    hp: int
+    max_hp: int
+    mp: int
+    max_mp: int
+    lp: int
+    max_lp: int
+    exs: int = 0                    # basis points
+    base: dict[str, int]            # atk, def, skl, pry after equipment, growth and boosts
+    aug: dict[str, int] = {}        # in-battle augments
+    tags: tuple[str, ...] = ()
+    pools: tuple[PoolSlot, ...] = ()
+    priorities: tuple[str, ...] = ()
+    equipment: str | None = None
+    ko: bool = False
+    removed: bool = False
+    hits: int = 0                   # hits taken this battle
+    uses: dict[str, int] = {}       # ability -> uses this battle
+
+    def stat(self, attr: str) -> int:
+        """The attribute in effect: base plus augments, less exhaustion; never below 1."""
+        return max(1, exhausted(max(0, self.base[attr] + self.aug.get(attr, 0)), self.exs))
+
+    @property
+    def down(self) -> bool:
+        return self.ko or self.removed
+
+
+class Side(msgspec.Struct, frozen=True, kw_only=True):
+    leader: str
+    leader_hp: int
+    leader_max_hp: int
+    max_ap: int
+    ap: int = 0
+    deck: tuple[str, ...]           # unit keys of the deck, in deck order
+    team: tuple[str, ...] = ()
+    ring: str | None = None
+    items: tuple[str, ...] = ()     # the inventory: secret to its seat
+
+
+class Dyn(msgspec.Struct, frozen=True, kw_only=True):
+    """A Dynamic in play (seed 000, UD and Targeting Dynamics)."""
+    id: str
+    kind: str
+    source: str                     # unit, leader, equipment, battlefield, ability, item
+    seat: str | None = None         # the team it sits with; None: the battlefield (both)
+    unit: str | None = None         # its carrier
+    target: str | None = None       # the Dynamic it acts on (Dynamic-on-Dynamic)
+    severity: int
+    by: str | None = None           # the seat that put it into play
+
+    @property
+    def removable(self) -> bool:
+        return self.source in REMOVABLE_SOURCES
+
+
+class Ring(msgspec.Struct, frozen=True, kw_only=True):
+    params: Params
+    p1: Side
+    p2: Side
+    units: dict[str, Fighter]
+    phase: str = "initiative"       # initiative, battlefield, team, ring, battle
+    dynamics: tuple[Dyn, ...] = ()
+    next_dynamic: int = 1
+    down: frozenset[str] = frozenset()     # KO'd or removed unit keys
+    battlefield: str | None = None
+    initiative: str | None = None   # the initiative winner
+    advantage: str | None = None
+    choices: PendingChoices | None = None
+    pick_sequential: bool = False   # the preview advantage: one side picks, then the other
+    turn: int = 0
+    active: str | None = None
+    swap_required: bool = False
+    time_limit: tuple[str, str] | None = None    # (winner, reason) once time is up
+
+    def side(self, seat: str) -> Side:
+        return self.p1 if seat == "p1" else self.p2
+
+    def with_side(self, seat: str, side: Side) -> "Ring":
+        return replace(self, p1=side) if seat == "p1" else replace(self, p2=side)
+
+    def ring_unit(self, seat: str) -> Fighter | None:
+        key = self.side(seat).ring
+        return self.units[key] if key is not None else None
+
+    def dynamic(self, dyn_id: str) -> Dyn | None:
+        for dyn in self.dynamics:
+            if dyn.id == dyn_id:
+                return dyn
+        return None
+
+    def over(self) -> bool:
+        return self.p1.leader_hp <= 0 or self.p2.leader_hp <= 0 or self.time_limit is not None
+
+
+def opponent(seat: str) -> str:
+    return "p2" if seat == "p1" else "p1"
+
+
+def seat_of(key: str) -> str:
+    return key.split(".", 1)[0]

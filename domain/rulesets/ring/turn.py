@@ -1,0 +1,202 @@
+"""Seed 000, Battle: a turn spends AP on abilities, leader abilities, items and swaps; a
+KO'd Ring unit opens the enemy leader to AP damage; the turn ends at 0 AP, when nothing
+is affordable, or by choice."""
+from __future__ import annotations
+
+from domain.engine.errors import RuleViolation
+
+from . import events as ev
+from .commands import EndTurn, StrikeLeader, Swap, UseAbility, UseItem, UseLeaderAbility
+from .content import CONTENT, Ability
+from .effects import STEPS
+from .effects.moves import RingResolver, change_mp, effective
+from .effects.queries import ApRestore, Odds
+from .effects.steps import TIER_INDEX, Use
+from .formulas import Chances, chances
+from .state import Ring, opponent
+from .targets import (bench, can_act, can_strike, checked_target, item_cost, leader_ability_ok, swap_cost,
+                      target_options, unit_ability_ok)
+
+
+def start_turn(b: RingResolver, seat: str) -> None:
+    s = b.state
+    turn = s.turn + 1
+    if turn > s.params.max_turns:
+        time_limit(b, turn)
+        return
+    leader = CONTENT.leaders[s.side(seat).leader]
+    ap = max(0, effective(s, ApRestore(seat=seat, amount=leader.ap)).amount)   # type: ignore[union-attr]
+    b.emit(ev.TurnStarted(seat=seat, turn=turn, ap=ap))
+    ring = b.state.ring_unit(seat)
+    if not b.state.over() and ring is not None and ring.down and bench(b.state, seat):
+        b.emit(ev.SwapRequired(seat=seat, unit=ring.key))
+
+
+def time_limit(b: RingResolver, turn: int) -> None:
+    """The time limit (README): the healthier leader wins, then the healthier team, then
+    the initiative winner, so every battle has a winner."""
+    s = b.state
+
+    def standing(seat: str) -> tuple[int, int, int]:
+        team_hp = sum(s.units[k].hp for k in s.side(seat).team)
+        return s.side(seat).leader_hp, team_hp, seat == s.initiative
+    winner = max(("p1", "p2"), key=standing)
+    loser = opponent(winner)
+    if standing(winner)[0] != standing(loser)[0]:
+        reason = "time limit: more leader HP"
+    elif standing(winner)[1] != standing(loser)[1]:
+        reason = "time limit: more team HP"
+    else:
+        reason = "time limit: initiative"
+    b.emit(ev.TimeLimitReached(turn=turn, winner=winner, reason=reason))
+
+
+def end_turn(b: RingResolver, seat: str, reason: str) -> None:
+    b.emit(ev.TurnEnded(seat=seat, reason=reason))
+    if not b.state.over():
+        start_turn(b, opponent(seat))
+
+
+def settle(b: RingResolver, seat: str) -> None:
+    """After an action: the turn is over once nothing more is affordable."""
+    s = b.state
+    if not s.over() and s.active == seat and not can_act(s, seat):
+        end_turn(b, seat, "out_of_ap")
+
+
+def spend(b: RingResolver, seat: str, amount: int) -> None:
+    if amount > 0:
+        b.emit(ev.ApSpent(seat=seat, amount=amount))
+
+
+def roll(b: RingResolver, use_seat: str, user: str | None, ability: Ability, targets: list[str]) -> int:
+    """Seed 000, SKL and PRY: the user's SKL against the targets' average PRY; friendly
+    abilities cannot glance; `sure` ones are always Normal. Dynamics may shift the odds."""
+    s = b.state
+    if ability.effectiveness == "sure" or user is None:
+        odds = Chances(0, 10_000, 0)
+    else:
+        skl = s.units[user].stat("skl")
+        foes = [k for k in targets if s.units[k].seat != use_seat]
+        odds = chances(skl, [s.units[k].stat("pry") for k in foes] or [skl])
+        if ability.effectiveness == "friendly":
+            odds = Chances(0, odds.normal + odds.glancing, odds.critical)
+    q = effective(s, Odds(seat=use_seat, ability=ability.id, glancing=odds.glancing, normal=odds.normal,
+                          critical=odds.critical))
+    odds = Chances(q.glancing, q.normal, q.critical)                              # type: ignore[union-attr]
+    tier = odds.roll(b.rng) if (odds.glancing, odds.critical) != (0, 0) else "normal"
+    b.emit(ev.EffectivenessRolled(ability=ability.id, effectiveness=tier,
+                                  chances=(odds.glancing, odds.normal, odds.critical)))
+    return TIER_INDEX[tier]
+
+
+def resolve(b: RingResolver, seat: str, user: str | None, ability: Ability, target: str | None,
+            earlier_uses: int = 0) -> None:
+    s = b.state
+    enemy, kind = opponent(seat), ability.target
+    if target is not None:
+        targets = [target]
+    elif kind == "enemy_ring":
+        targets = [s.side(enemy).ring]
+    elif kind in ("enemy_team", "ally_team"):
+        side = enemy if kind == "enemy_team" else seat
+        targets = [k for k in s.side(side).team if not s.units[k].down]
+    elif kind == "self":
+        targets = [user] if user else []
+    else:
+        targets = []
+    units = [] if kind == "dynamic" else [k for k in targets if k]
+    tier = roll(b, seat, user, ability, units)
+    use = Use(seat=seat, user=user, ability=ability, targets=tuple(t for t in targets if t), tier=tier,
+              earlier_uses=earlier_uses)
+    for st in ability.steps:
+        if b.state.over():
+            return
+        STEPS[st.do](b, use, st)
+
+
+def use_ability(b: RingResolver, seat: str, cmd: UseAbility) -> None:
+    s = b.state
+    ring = s.ring_unit(seat)
+    problem = unit_ability_ok(s, seat, ring, cmd.ability)
+    if problem:
+        raise RuleViolation(problem)
+    ability = CONTENT.abilities[cmd.ability]
+    checked_target(target_options(s, seat, ring, ability), cmd.target, ability)
+    earlier = ring.uses.get(ability.id, 0)
+    b.emit(ev.AbilityUsed(seat=seat, ability=ability.id, target=cmd.target, unit=ring.key))
+    spend(b, seat, ability.ap)
+    if ability.mp:
+        change_mp(b, ring.key, -ability.mp, ability=ability.id)
+    if not b.state.units[ring.key].down:
+        resolve(b, seat, ring.key, ability, cmd.target, earlier)
+    settle(b, seat)
+
+
+def use_leader_ability(b: RingResolver, seat: str, cmd: UseLeaderAbility) -> None:
+    s = b.state
+    problem = leader_ability_ok(s, seat, cmd.ability)
+    if problem:
+        raise RuleViolation(problem)
+    ability = CONTENT.abilities[cmd.ability]
+    ring = s.ring_unit(seat)
+    checked_target(target_options(s, seat, ring, ability), cmd.target, ability)
+    b.emit(ev.LeaderAbilityUsed(seat=seat, ability=ability.id, target=cmd.target))
+    spend(b, seat, ability.ap)
+    resolve(b, seat, ring.key if ring else None, ability, cmd.target)
+    settle(b, seat)
+
+
+def use_item(b: RingResolver, seat: str, cmd: UseItem) -> None:
+    """Seed 000, Using Abilities and Items: once per item per battle, at the leader's cost."""
+    s = b.state
+    if cmd.item not in s.side(seat).items:
+        raise RuleViolation(f"{cmd.item!r} is not in your inventory")
+    cost = item_cost(s, seat)
+    if cost > s.side(seat).ap:
+        raise RuleViolation(f"using an item costs {cost} AP; you have {s.side(seat).ap}")
+    item = CONTENT.item_abilities[cmd.item]
+    ring = s.ring_unit(seat)
+    checked_target(target_options(s, seat, ring, item), cmd.target, item)
+    b.emit(ev.ItemUsed(seat=seat, item=cmd.item, target=cmd.target))
+    spend(b, seat, cost)
+    resolve(b, seat, ring.key if ring else None, item, cmd.target)
+    settle(b, seat)
+
+
+def swap(b: RingResolver, seat: str, cmd: Swap) -> None:
+    s = b.state
+    key = f"{seat}.{cmd.unit}"
+    if key not in bench(s, seat):
+        raise RuleViolation(f"{cmd.unit!r} is not a unit on your bench that can enter the Ring")
+    cost = swap_cost(s, seat)
+    if cost > s.side(seat).ap:
+        raise RuleViolation(f"Swap Unit costs {cost} AP; you have {s.side(seat).ap}")
+    b.emit(ev.UnitSwapped(seat=seat, unit=cmd.unit, out=s.side(seat).ring, cost=cost))
+    spend(b, seat, cost)
+    settle(b, seat)
+
+
+def strike_leader(b: RingResolver, seat: str, cmd: StrikeLeader) -> None:
+    """Seed 000: with the enemy Ring unit KO'd, remaining AP converts 1:1 into leader damage."""
+    s = b.state
+    if not can_strike(s, seat):
+        raise RuleViolation("the enemy leader is open only while the enemy unit in the Ring is KO'd")
+    if not 1 <= cmd.ap <= s.side(seat).ap:
+        raise RuleViolation(f"convert between 1 and {s.side(seat).ap} AP")
+    b.emit(ev.LeaderStruck(seat=seat, ap=cmd.ap))
+    spend(b, seat, cmd.ap)
+    b.emit(ev.LeaderHpReduced(seat=opponent(seat), amount=cmd.ap, by=seat))
+    settle(b, seat)
+
+
+def yield_turn(b: RingResolver, seat: str, cmd: EndTurn) -> None:
+    b.emit(ev.TurnYielded(seat=seat))
+    end_turn(b, seat, "chosen")
+
+
+def in_battle(s: Ring) -> None:
+    if s.phase != "battle":
+        raise RuleViolation(f"the battle has not begun: {s.phase} comes first")
+    if s.swap_required:
+        raise RuleViolation("your unit in the Ring is KO'd: swap it out first")
