@@ -58,6 +58,7 @@ class Hooks:
         self._by_kind: dict[tuple[str, Phase, type], list[tuple[int, Handler]]] = {}
         self._hooked: set[tuple[Phase, type]] = set()
         self._plans: dict[tuple[Phase, type, tuple[Effect, ...]], list[tuple[Effect, Handler]]] = {}
+        self._by_identity: dict[tuple[Phase, type, int], tuple[Sequence[Effect], list[tuple[Effect, Handler]]]] = {}
         self.kinds: set[str] = set()
 
     def hook(self, phase: Phase, *, on: type, kind: str, priority: int = 0) -> Callable[[Handler], Handler]:
@@ -65,6 +66,7 @@ class Hooks:
             self._by_kind.setdefault((kind, phase, on), []).append((priority, fn))
             self._hooked.add((phase, on))
             self._plans.clear()
+            self._by_identity.clear()
             self.kinds.add(kind)
             return fn
         return register
@@ -74,12 +76,20 @@ class Hooks:
         return (phase, on) in self._hooked
 
     def handlers(self, phase: Phase, on: type, effects: Sequence[Effect]) -> list[tuple[Effect, Handler]]:
+        # Rulesets hand back the same effects tuple while nothing changes: look it up by
+        # identity first, which spares hashing every effect record on the hot path.
+        fast = self._by_identity.get((phase, on, id(effects)))
+        if fast is not None and fast[0] is effects:
+            return fast[1]
         key = (phase, on, tuple(effects))
         plan = self._plans.get(key)
         if plan is None:
             if len(self._plans) > 8192:
                 self._plans.clear()
             plan = self._plans[key] = self._plan(phase, on, key[2])
+        if len(self._by_identity) > 8192:
+            self._by_identity.clear()
+        self._by_identity[(phase, on, id(effects))] = (effects, plan)
         return plan
 
     def _plan(self, phase: Phase, on: type, effects: Iterable[Effect]) -> list[tuple[Effect, Handler]]:

@@ -64,7 +64,8 @@ def outcome(s: Ring) -> Outcome | None:
         return Outcome(winner=opponent(loser), reason=f"{loser}'s leader is down")
     if s.time_limit is not None:
         return Outcome(winner=s.time_limit[0], reason=s.time_limit[1])
-    if s.units:
+    if s.phase in ("battlefield", "team"):
+        # A set can leave a deck without a unit to pick; once teams stand, leaders decide.
         out = [seat for seat in SEATS if not eligible(s, seat)]
         if len(out) == 1:
             return Outcome(winner=opponent(out[0]), reason=f"{out[0]} has no unit with LP left")

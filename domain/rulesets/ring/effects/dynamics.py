@@ -15,14 +15,12 @@ from .. import events as ev
 from ..content import CONTENT
 from ..state import Dyn, Ring, seat_of
 from . import HOOKS
-from .moves import covers, magnitude, part, reduce_hp_events, scaled, severity_events
+from .moves import covers, dynamics_by_id, magnitude, part, reduce_hp_events, scaled, severity_events
 from .queries import AbilityCheck, ApRestore, Odds, SwapCost
 
 
 def dyn(ctx: HookContext, s: Ring) -> Dyn:
-    found = s.dynamic(ctx.effect.owner)
-    assert found is not None, ctx.effect
-    return found
+    return dynamics_by_id(s)[ctx.effect.owner]
 
 
 # -- BEFORE: hits ------------------------------------------------------------------------

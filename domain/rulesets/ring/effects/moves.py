@@ -24,10 +24,22 @@ from . import HOOKS
 UNIT_BOUND = ("unit", "equipment")          # seed 000: inactive while their unit is KO'd
 
 
+_last: tuple[object, object, tuple[Effect, ...]] = (None, None, ())
+
+
 def active_effects(s: Ring) -> tuple[Effect, ...]:
+    global _last
     if not s.dynamics:
         return ()
-    return _active(s.dynamics, s.down)
+    # Reducers keep the same tuple and set objects while they do not change, so the last
+    # answer is usually still right; identity is far cheaper than hashing the records.
+    # One tuple, read once: safe when battles run in several threads.
+    last = _last
+    if last[0] is s.dynamics and last[1] is s.down:
+        return last[2]
+    found = _active(s.dynamics, s.down)
+    _last = (s.dynamics, s.down, found)
+    return found
 
 
 @lru_cache(maxsize=8192)
@@ -38,6 +50,20 @@ def _active(dynamics: tuple[Dyn, ...], down: frozenset[str]) -> tuple[Effect, ..
     return tuple(Effect(kind=d.kind, owner=d.id, severity=d.severity, source=d.seat or "")
                  for d in dynamics
                  if d.id not in sealed and not (d.source in UNIT_BOUND and d.unit in down))
+
+
+_index: tuple[object, dict[str, Dyn]] = (None, {})
+
+
+def dynamics_by_id(s: Ring) -> dict[str, Dyn]:
+    """The Dynamics in play by id (the last answer kept by identity, as above)."""
+    global _index
+    last = _index
+    if last[0] is s.dynamics:
+        return last[1]
+    found = {d.id: d for d in s.dynamics}
+    _index = (s.dynamics, found)
+    return found
 
 
 def active(s: Ring, dyn: Dyn) -> bool:
