@@ -67,6 +67,11 @@ def swap_value(view: View, seat: str, unit_id: str) -> float:
     return -8.0
 
 
+def base_stat(u: Mapping[str, Any], attr: str | None) -> int:
+    """The attribute without this battle's augments, as far as the view shows it."""
+    return max(1, u["stats"][attr or "atk"] - u.get("aug", {}).get(attr or "atk", 0))
+
+
 def odds(view: View, user: Mapping[str, Any] | None, ability: Ability, foes: list[Mapping[str, Any]]) -> tuple:
     if ability.effectiveness == "sure" or user is None:
         return (0.0, 1.0, 0.0)
@@ -128,9 +133,13 @@ def step_value(view: View, seat: str, user: Any, ability: Ability, step: Any, ti
                                                       "mana_spring", "quick_hands", "tailwind", "fire_ward",
                                                       "soul_anchor")
         sign = 1.0 if helps == friendly else -1.0 if helps else 1.0
-        return sign * 2.0 * step.severity[tier] * step.chance[tier] / 10_000
+        keys = {f"{t['seat']}.{t['unit']}" for t in hit} if hit else set()
+        present = any(d["kind"] == step.dynamic and (d["unit"] in keys or not keys) for d in view["dynamics"])
+        return sign * (0.5 if present else 2.0) * step.severity[tier] * step.chance[tier] / 10_000
     if step.do == "augment":
-        return 1.5 * power * (1 if all(t is user or t["in_ring"] for t in hit) else 0.5)
+        # Stacking the same attribute pays less and less: a tank that only buffs never wins.
+        return sum(power * (1.5 if t["stats"][step.attr or "atk"] < 1.5 * base_stat(t, step.attr) else 0.1)
+                   * (1 if t["in_ring"] else 0.5) for t in hit)
     if step.do in ("leader_damage",):
         return 4.0 * power
     if step.do in ("leader_heal",):

@@ -1,7 +1,7 @@
 """`memory` for ring: the greedy value, adjusted by what the seat remembers of the battle.
 
-- The damage the opponent dealt on its past turns predicts its next turn: a Ring unit
-  that would not survive it is swapped out, or at least not left in the Ring at 0 AP.
+- The damage the opponent dealt to the Ring unit on its past turns predicts its next
+  turn: a Ring unit that would not survive it is swapped for one that would.
 - The tags of the abilities the opponent has used say what to brace for: a unit whose
   TAGs or Dynamics ward against them is preferred in the Ring.
 - Dynamics in play that punish MP use make MP-hungry abilities worth less.
@@ -22,16 +22,18 @@ WARDS = {"fiery": ("fire_ward", "fortify")}
 
 
 def threat(memory: Memory, seat: str) -> int:
-    """The most HP the opponent took from this seat's units over one of its turns."""
+    """The most HP the opponent took from this seat's Ring unit over one of its turns."""
     worst = 0
     turns = memory.turns
     for before, after in zip(turns, turns[1:]):
         if before["view"]["active"] in (seat, None):
             continue
-        units_before = before["view"]["seats"][seat]["units"]
-        units_after = after["view"]["seats"][seat]["units"]
-        lost = sum(max(0, units_before[k]["hp"] - units_after[k]["hp"]) for k in units_before)
-        worst = max(worst, lost)
+        ring = before["view"]["seats"][seat]["ring"]
+        if ring is None:
+            continue
+        hp_before = before["view"]["seats"][seat]["units"][ring]["hp"]
+        hp_after = after["view"]["seats"][seat]["units"][ring]["hp"]
+        worst = max(worst, hp_before - hp_after)
     return worst
 
 
@@ -53,26 +55,26 @@ def adjust(view: Mapping[str, Any], cmd: Wire, memory: Memory) -> float:
         current = me["units"].get(me["ring"] or "")
         danger = threat(memory, seat)
         if current is not None and danger and current["hp"] <= danger < incoming["hp"]:
-            value += 30.0
-        value += 4.0 * warded(incoming, view, favourite_tags(memory, foe))
+            value += 15.0
+        tags = favourite_tags(memory, foe)
+        value += 6.0 * max(0.0, warded(incoming, view, tags) - warded(current, view, tags))
     if cmd["type"] == "pick_ring":
-        value += 4.0 * warded(me["units"][f"{seat}.{cmd['unit']}"], view, favourite_tags(memory, foe))
+        value += 6.0 * warded(me["units"][f"{seat}.{cmd['unit']}"], view, favourite_tags(memory, foe))
     if cmd["type"] == "ability":
         ability = CONTENT.abilities[cmd["ability"]]
         punishing = [d for d in view["dynamics"] if d["active"] and d["kind"] == "casters_bane"]
         value -= 0.2 * ability.mp * sum(d["severity"] for d in punishing)
-    if cmd["type"] == "end_turn":
-        current = me["units"].get(me["ring"] or "")
-        danger = threat(memory, seat)
-        if current is not None and danger >= current["hp"] > 0:
-            value -= 5.0
     return value
 
 
-def warded(unit: Mapping[str, Any], view: Mapping[str, Any], tags: Counter[str]) -> int:
-    key = f"{next(s for s, side in view['seats'].items() if side['items'] is not None)}.{unit['unit']}"
+def warded(unit: Mapping[str, Any] | None, view: Mapping[str, Any], tags: Counter[str]) -> float:
+    """The share of the opponent's remembered ability uses this unit's Dynamics ward against."""
+    if unit is None or not tags:
+        return 0.0
+    key = f"{unit['seat']}.{unit['unit']}"
     kinds = {d["kind"] for d in view["dynamics"] if d["unit"] == key and d["active"]}
-    return sum(count for tag, count in tags.items() if kinds & set(WARDS.get(tag, ())))
+    covered = sum(count for tag, count in tags.items() if kinds & set(WARDS.get(tag, ())))
+    return covered / sum(tags.values())
 
 
 class MemoryPolicy:

@@ -51,7 +51,7 @@ def fighter_view(f: Fighter, ring: str | None) -> dict[str, Any]:
     return {
         "unit": f.unit, "name": CONTENT.units[f.unit].name, "hp": f.hp, "max_hp": f.max_hp, "mp": f.mp,
         "max_mp": f.max_mp, "lp": f.lp, "max_lp": f.max_lp, "exs": f.exs,
-        "stats": {a: f.stat(a) for a in COMBAT}, "tags": list(f.tags),
+        "seat": f.seat, "stats": {a: f.stat(a) for a in COMBAT}, "aug": dict(f.aug), "tags": list(f.tags),
         "pools": [{"pool": p.pool, "level": p.level, "slots": p.slots} for p in f.pools],
         "abilities": list(loadout(f)), "equipment": f.equipment, "ko": f.ko, "removed": f.removed,
         "in_ring": f.key == ring, "hits": f.hits,
