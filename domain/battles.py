@@ -43,6 +43,18 @@ class Submitted:
     public: bool
 
 
+def keyframes(ruleset: Ruleset[Any], records: Sequence[Recorded], every: int) -> list[BattleState]:
+    """The states at every `every`-th seq and at the end: the snapshots seeking starts from."""
+    frames, state = [], None
+    for rec in records:
+        state = fold(ruleset, state, rec)
+        if rec.seq % every == 0:
+            frames.append(state)
+    if state is not None and (not frames or frames[-1].seq != state.seq):
+        frames.append(state)
+    return frames
+
+
 def token_hash(token: str) -> str:
     return blake2b(token.encode(), digest_size=32).hexdigest()
 
@@ -131,17 +143,22 @@ class Battles:
         raise AssertionError("unreachable")
 
     def save_battle(self, records: Sequence[Recorded], state: BattleState) -> None:
-        """Store a whole battle simulated in memory, in one transaction."""
-        self.append_batch(uuid.UUID(state.battle_id), list(records), state, previous_seq=0)
+        """Store a whole battle (simulated in memory, or imported) in one transaction, with a
+        keyframe every `snapshot_every` events, so seeking anywhere in it stays cheap."""
+        bid = uuid.UUID(state.battle_id)
+        self.append_batch(bid, list(records), state, previous_seq=0, snapshots=False)
+        if self.snapshot_every:
+            self.snapshot(*keyframes(self.ruleset_of(state), records, self.snapshot_every))
 
     def append_batch(self, bid: uuid.UUID, records: list[Recorded], state: BattleState, *,
-                     previous_seq: int, extra: Sequence[Any] = (), before: Sequence[Any] = ()) -> None:
+                     previous_seq: int, extra: Sequence[Any] = (), before: Sequence[Any] = (),
+                     snapshots: bool = True) -> None:
         """Save one batch in one transaction, with `before`/`extra` items (set events, keys)
         around it; then cache, snapshot, and tell the commit listeners."""
         with self._write_lock:
             self.store.save(*before, *(StoredRecord(bid, r) for r in records), *extra)
         self.cache.put(str(bid), state)
-        if self.snapshot_every and state.seq // self.snapshot_every > previous_seq // self.snapshot_every:
+        if snapshots and self.snapshot_every and state.seq // self.snapshot_every > previous_seq // self.snapshot_every:
             self.snapshot(state)
         for listener in self.committed:
             try:
@@ -149,14 +166,18 @@ class Battles:
             except Exception:   # the batch is committed; a listener's failure must not undo that
                 log.exception("commit listener %r failed for battle %s", listener, bid)
 
-    def snapshot(self, state: BattleState) -> None:
-        """Store a snapshot of `state`; one already there for that seq is just as good."""
+    def snapshot(self, *states: BattleState) -> None:
+        """Store snapshots of `states`; one already there for that seq is just as good."""
         assert self.store.snapshots is not None
+        blobs = [StoredBlob(uuid.UUID(s.battle_id), s.seq, SNAPSHOT_TOPIC, encode_snapshot(s)) for s in states]
         try:
-            self.store.snapshots.put([StoredBlob(uuid.UUID(state.battle_id), state.seq, SNAPSHOT_TOPIC,
-                                                 encode_snapshot(state))])
+            self.store.snapshots.put(blobs)
         except IntegrityError:
-            pass
+            for blob in blobs:          # some were there already: keep each of the others
+                try:
+                    self.store.snapshots.put([blob])
+                except IntegrityError:
+                    pass
 
     @staticmethod
     def _key_id(bid: uuid.UUID, seat: str, key: str) -> uuid.UUID:
