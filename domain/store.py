@@ -18,7 +18,7 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import Mapper, StoredEvent
 
 from domain.engine.errors import RingsideError
-from domain.engine.events import Recorded, decode_event, event_data
+from domain.engine.events import Recorded, decode_record, event_data
 
 DEFAULT_DATABASE_URL = "sqlite:///./ringside.db"
 SNAPSHOT_TOPIC = "ringside.Snapshot"
@@ -97,17 +97,16 @@ class BattleMapper(Mapper):
             return StoredEvent(domain_event.originator_id, domain_event.originator_version,
                                domain_event.topic, orjson.dumps(domain_event.body))
         rec: Recorded = domain_event.record
-        body: dict[str, Any] = {"data": event_data(rec.event), "chain": rec.chain}
-        if type(rec.event).class_version > 1:
-            body["v"] = type(rec.event).class_version
+        body: dict[str, Any] = {"data": rec.stored_data(), "chain": rec.chain}
+        if rec.data_version > 1:
+            body["v"] = rec.data_version
         return StoredEvent(domain_event.originator_id, rec.seq, rec.event.TOPIC, orjson.dumps(body))
 
     def to_domain_event(self, stored: StoredEvent) -> Any:
         body = orjson.loads(stored.state)
         if stored.topic in BLOB_TOPICS:
             return StoredBlob(stored.originator_id, stored.originator_version, stored.topic, body)  # type: ignore[arg-type]
-        event = decode_event(stored.topic, body["data"], body.get("v", 1))
-        return Recorded(stored.originator_version, event, body["chain"])
+        return decode_record(stored.originator_version, stored.topic, body["data"], body["chain"], body.get("v", 1))
 
 
 class BattleStore(Application):

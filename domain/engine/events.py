@@ -146,14 +146,37 @@ def decode_event(topic: str, data: Mapping[str, Any], version: int = 1) -> Event
 
 
 class Recorded(msgspec.Struct, frozen=True):
-    """An event at its place in a battle: seq (1-based) and its chain hash."""
+    """An event at its place in a battle: seq (1-based) and its chain hash.
+
+    An event stored under an older `class_version` keeps the data as it was written
+    (`written`, at `version`): the chain covers those bytes, while `event` is upcast to
+    the current class. Everything that re-sends the event sends what was written.
+    """
     seq: int
     event: Event
     chain: str
+    written: dict[str, Any] | None = None
+    version: int = 1
 
     @property
     def topic(self) -> str:
         return self.event.TOPIC
+
+    @property
+    def data_version(self) -> int:
+        """The class version of the data this record carries on the wire and in the store."""
+        return self.version if self.written is not None else type(self.event).class_version
+
+    def stored_data(self) -> dict[str, Any]:
+        return self.written if self.written is not None else event_data(self.event)
+
+
+def decode_record(seq: int, topic: str, data: Mapping[str, Any], chain: str, version: int = 1) -> Recorded:
+    """A stored or replayed event line; older data is upcast and kept as written."""
+    event = decode_event(topic, data, version)
+    if version < type(event).class_version:
+        return Recorded(seq, event, chain, dict(data), version)
+    return Recorded(seq, event, chain)
 
 
 def redact(event: Event, viewer: Viewer, public: bool) -> tuple[dict[str, Any], bool]:
@@ -175,9 +198,19 @@ def redact(event: Event, viewer: Viewer, public: bool) -> tuple[dict[str, Any], 
 
 
 def wire_event(rec: Recorded, viewer: Viewer, public: bool) -> dict[str, Any]:
-    """The `{seq, type, data, chain}` message of every channel; chain only when seen whole."""
+    """The `{seq, type, data, chain}` message of every channel; chain only when seen whole.
+
+    Data of a class version above 1 says so in `v`. A record seen whole is sent as it was
+    written, so its chain still checks; a redacted one is sent in the current form.
+    """
     data, whole = redact(rec.event, viewer, public)
-    return {"seq": rec.seq, "type": rec.event.TOPIC, "data": data, "chain": rec.chain if whole else None}
+    version = type(rec.event).class_version
+    if whole and rec.written is not None:
+        data, version = dict(rec.written), rec.version
+    wire = {"seq": rec.seq, "type": rec.event.TOPIC, "data": data, "chain": rec.chain if whole else None}
+    if version > 1:
+        wire["v"] = version
+    return wire
 
 
 class Command(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True,
