@@ -22,6 +22,7 @@ from replays import format as replay_format
 from replays.diff import first_divergence, view_at
 from replays.verify import verify
 
+from .cli_audit import audit_app, log, replay_import
 from .cli_bot import bot
 from .cli_errors import clean_errors, fail
 from .cli_projections import projections_app
@@ -137,17 +138,6 @@ def simulate_sets(ruleset_id: str, policies: dict[str, Any], count: int, games: 
                 typer.echo(event_line(wire))
 
 
-@app.command()
-@clean_errors
-def log(battle_id: str, from_seq: int = typer.Option(1, "--from", min=1),
-        viewer: str = typer.Option("spectator", "--as", help="A seat, 'spectator' or 'all'."),
-        db: str = DB) -> None:
-    """Print a battle's event log as the viewer may see it."""
-    with Battles(db) as store:
-        for wire in store.events(battle_id, Viewer.parse(viewer), from_seq):
-            typer.echo(event_line(wire))
-
-
 @replay_app.command("export")
 @clean_errors
 def replay_export(battle_id: str, output: Path = typer.Option(None, "-o", "--output"),
@@ -218,6 +208,9 @@ def replay_diff(a: Path, b: Path) -> None:
     raise typer.Exit(1)
 
 
+app.command()(log)
+replay_app.command("import")(replay_import)
+app.add_typer(audit_app, name="audit")
 app.command()(clean_errors(serve))
 app.command()(clean_errors(bot))
 app.add_typer(projections_app, name="projections")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.battles import Battles
+from domain.engine.battle import battle_options, parse_battle_setup, unsealed_setup
 from domain.engine.chain import GENESIS, chain_of
 from domain.engine.events import event_data
 from domain.engine.ruleset import get_ruleset
@@ -41,14 +42,40 @@ def audit_set(battles: Battles, sets: Sets, set_id: str) -> dict[str, Any]:
         if entry.head != battle.chain or entry.winner != battle.outcome.winner:
             problems.append(f"battle {entry.index}: the set records a result or head hash the battle does not have")
         setup = battle_setup(ruleset, state.created.setup or {}, carry)
+        if not same_setup(ruleset, unsealed_setup(ruleset, battles.records(entry.battle_id, 1, 1 + len(ruleset.seats))),
+                          setup):
+            problems.append(f"battle {entry.index} was not created from the set's setup and carry-over")
         carry = carry_after(ruleset, carry, setup, battle)
         reports.append(row)
     _check_result(state, problems)
     status = "fail" if problems or not chain_ok else ("ok" if state.ended is not None else "in_progress")
-    return {"set_id": set_id, "status": status, "ruleset": state.created.ruleset, "games": state.created.games,
-            "mode": state.created.mode, "players": state.created.players, "score": state.score(),
-            "winner": state.ended.winner if state.ended else None, "battles": reports, "carry": carry,
-            "digest": state.chain, "problems": problems}
+    report = {"set_id": set_id, "status": status, "ruleset": state.created.ruleset,
+              "games": state.created.games, "mode": state.created.mode, "players": state.created.players,
+              "score": state.score(), "winner": state.ended.winner if state.ended else None,
+              "battles": reports, "carry": carry, "digest": state.chain, "problems": problems}
+    report["summary"] = summary(report)
+    return report
+
+
+def same_setup(ruleset: Any, a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Equal as the ruleset reads them (a preset name and its deck are the same deck)."""
+    return battle_options(a)[0] == battle_options(b)[0] and \
+        parse_battle_setup(ruleset, a) == parse_battle_setup(ruleset, b)
+
+
+def summary(report: dict[str, Any]) -> list[str]:
+    """The report as lines a person reads: one per battle, then the verdict and the digest."""
+    lines = [f"set {report['set_id']} ({report['ruleset']}, {report['mode']} {report['games']}): "
+             f"{report['status'].upper()}"]
+    for row in report["battles"]:
+        result = f"winner {row.get('winner') or 'none'}" if row["status"] == "ok" else row["status"]
+        why = f" (seq {row['seq']}: {row['reason']})" if row.get("reason") else ""
+        lines.append(f"  battle {row['index'] + 1} {row['battle_id']}: {result}{why}; head {row['head']}")
+    score = ", ".join(f"{seat} {wins}" for seat, wins in report["score"].items())
+    lines.append(f"  score {score}; winner {report['winner'] or 'none'}")
+    lines += [f"  problem: {p}" for p in report["problems"]]
+    lines.append(f"  digest {report['digest']}")
+    return lines
 
 
 def _check_set_chain(sets: Sets, set_id: str, problems: list[str]) -> bool:
