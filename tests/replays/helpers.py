@@ -1,4 +1,5 @@
-"""In-memory deckduel matches between random bots, turned into replays, plus tamper tools."""
+"""In-memory matches between random bots (deckduel unless asked), turned into replays, plus
+tamper tools."""
 from __future__ import annotations
 
 import copy
@@ -16,10 +17,10 @@ from replays.format import Replay, build
 RULESET = get_ruleset("deckduel")
 
 
-def match(i: int, seed: str = "replays") -> Match:
-    bot = get_policy("random", "deckduel")
-    return play(RULESET, {"p1": bot, "p2": bot}, battle_id=f"00000000-0000-4000-8000-{i:012d}",
-                revealed=seeded_bytes(seed, "seed", i), bot_seed=seeded_bytes(seed, "bots", i),
+def match(i: int, seed: str = "replays", ruleset: str = "deckduel", setup: dict[str, Any] | None = None) -> Match:
+    bot = get_policy("random", ruleset)
+    return play(get_ruleset(ruleset), {"p1": bot, "p2": bot}, battle_id=f"00000000-0000-4000-8000-{i:012d}",
+                revealed=seeded_bytes(seed, "seed", i), bot_seed=seeded_bytes(seed, "bots", i), setup=setup,
                 created_at="2024-01-01T00:00:00.000Z")
 
 

@@ -1,5 +1,5 @@
-"""Randomised tampering (fixed seed): every mutation is detected, nothing raises, and for
-drops, reorders and duplicates the report names the exact first bad seq."""
+"""Randomised tampering (fixed seed) of 200 replays, deckduel and ring: every mutation is
+detected, nothing raises, and the report names the exact first bad seq."""
 from __future__ import annotations
 
 import random
@@ -9,15 +9,19 @@ import pytest
 from domain.engine.errors import ReplayError
 from replays.format import Replay, dumps, loads
 from replays.verify import verify
-from tests.replays.helpers import clone, match, replay_of
+from tests.replays.helpers import clone, match, rechain, replay_of
 
-MATCHES = 50
+DECKDUEL, RING = 150, 50
+MATCHES = DECKDUEL + RING
 PER_MATCH = 3
+# Short ring battles (the time limit decides them) keep 50 of them quick to verify.
+RING_SETUP = {"p1": {"deck": "ember_rush"}, "p2": {"deck": "iron_wall"}, "params": {"max_turns": 12}}
 
 
 @pytest.fixture(scope="module")
 def replays() -> list[Replay]:
-    return [replay_of(match(i, seed="fuzz")) for i in range(MATCHES)]
+    return [replay_of(match(i, seed="fuzz")) for i in range(DECKDUEL)] + \
+        [replay_of(match(i, seed="fuzz", ruleset="ring", setup=RING_SETUP)) for i in range(RING)]
 
 
 def test_every_fuzz_replay_verifies_ok_untouched(replays):
@@ -132,3 +136,20 @@ def test_garbage_lines_never_raise(replays):
         except ReplayError:
             continue
         assert verify(replay).status == "fail"
+
+
+def test_forged_values_with_a_recomputed_chain_are_caught_by_re_simulation(replays):
+    """A forger who also recomputes the chain: only re-simulation can tell, and it does,
+    never before the forged event."""
+    rng = random.Random(4242)
+    for replay in replays[DECKDUEL - 20:]:
+        bad = clone(replay)
+        index = rng.randrange(1, len(bad.events) - 1)
+        data = bad.events[index]["data"]
+        ints = [k for k, v in sorted(data.items()) if isinstance(v, int) and not isinstance(v, bool)]
+        if not ints:
+            continue
+        data[rng.choice(ints)] += 1
+        rechain(bad.events, index)
+        report = verify(bad)
+        assert report.status == "fail" and report.seq >= index + 1, (bad.events[index]["type"], report)
