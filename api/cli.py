@@ -179,14 +179,22 @@ def replay_verify(files: list[Path], as_json: bool = typer.Option(False, "--json
 
 @replay_app.command("show")
 @clean_errors
-def replay_show(file: Path, at: int = typer.Option(None, "--at", min=1),
-                viewer: str = typer.Option("spectator", "--as")) -> None:
-    """Render the view at a point of a replay."""
-    replay = replay_format.read(file)
+def replay_show(source: str = typer.Argument(..., metavar="FILE_OR_BATTLE_ID"),
+                at: int = typer.Option(None, "--at", min=1), viewer: str = typer.Option("spectator", "--as"),
+                db: str = DB) -> None:
+    """Render the view at a point of a replay file, or of a stored battle (seeking from its
+    nearest keyframe)."""
+    who = Viewer.parse(viewer)
+    if not Path(source).exists() and not source.endswith((".jsonl", ".gz")):
+        with Battles(db) as store:
+            seq = at or store.load(source).seq
+            out_json({"seq": seq, "view": store.view(source, who, at=seq)})
+        return
+    replay = replay_format.read(Path(source))
     seq = at or len(replay.events)
     if seq > len(replay.events):
         fail(f"the replay has {len(replay.events)} events; there is no seq {seq}")
-    view = view_at(replay, seq, Viewer.parse(viewer))
+    view = view_at(replay, seq, who)
     if view is None:
         fail(f"cannot rebuild the battle at seq {seq}")
     out_json({"seq": seq, "view": view})

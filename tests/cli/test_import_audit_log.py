@@ -8,7 +8,7 @@ import orjson
 import pytest
 
 from domain.battles import Battles
-from domain.engine.events import OMNISCIENT
+from domain.engine.events import OMNISCIENT, Viewer
 
 from .helpers import assert_clean_error, run, run_json
 
@@ -118,3 +118,15 @@ def test_log_follow_prints_a_live_battle_to_its_end(tmp_path):
     seqs = [int(line.split()[0]) for line in out.splitlines()]
     assert seqs == list(range(1, state.seq + 1))
     assert " engine.BattleEnded " in out.splitlines()[-1]
+
+
+def test_replay_show_seeks_a_stored_battle_and_a_file_alike(stored, tmp_path):
+    root, db, battle_id, _ = stored
+    replay = tmp_path / "r.jsonl"
+    run("replay", "export", battle_id, "-o", str(replay), "--db", db, cwd=root)
+    from_store = run_json("replay", "show", battle_id, "--at", "321", "--as", "p2", "--db", db, cwd=root)
+    from_file = run_json("replay", "show", str(replay), "--at", "321", "--as", "p2", cwd=root)
+    with Battles(db) as store:
+        expected = store.view(battle_id, Viewer(seat="p2"), at=321)
+    assert from_store == {"seq": 321, "view": orjson.loads(orjson.dumps(expected))}
+    assert from_file["view"] == from_store["view"]["state"]
