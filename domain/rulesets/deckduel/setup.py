@@ -6,6 +6,7 @@ from typing import Any
 
 import msgspec
 
+from domain.engine.content import error_path
 from domain.engine.errors import SetupError
 
 from .content import CARDS, CONTENT
@@ -54,7 +55,7 @@ def parse_params(raw: Any) -> Params:
     try:
         params = msgspec.convert(raw, type=Params)
     except msgspec.ValidationError as exc:
-        raise SetupError(_params_field(str(exc)), str(exc)) from None
+        raise SetupError(f"params.{error_path(str(exc))}".rstrip("."), str(exc)) from None
     for name in ("deck_size", "initial_hand", "starting_energy", "power_up", "ready_draw", "hand_size"):
         if getattr(params, name) < 0:
             raise SetupError(f"params.{name}", "must not be negative")
@@ -62,13 +63,6 @@ def parse_params(raw: Any) -> Params:
         raise SetupError("params.deck_size", "must hold the initial hand, the starting energy and one more card")
     return params
 
-
-def _params_field(message: str) -> str:
-    """`params.x` from msgspec's "... at `$.x`" or "unknown field `x`" messages."""
-    for marker in ("at `$.", "unknown field `"):
-        if marker in message:
-            return "params." + message.split(marker, 1)[1].split("`", 1)[0]
-    return "params"
 
 
 def parse_seat(seat: str, raw: Any, params: Params) -> tuple[str, tuple[str, ...], bool]:

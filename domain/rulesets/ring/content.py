@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import tomllib
 from functools import cached_property
-from hashlib import blake2b
 from pathlib import Path
 from typing import Any
 
 import msgspec
+
+from domain.engine.content import files_hash
 
 CONTENT_DIR = Path(__file__).parent / "content"
 ATTRIBUTES = ("hp", "mp", "atk", "def", "skl", "pry")   # growable, and lowered by EXS
@@ -202,10 +203,7 @@ class Content:
 
     @cached_property
     def hash(self) -> str:
-        digest = blake2b(digest_size=16)
-        for name, body in self.files.items():
-            digest.update(name.encode() + b"\0" + body + b"\0")
-        return digest.hexdigest()
+        return files_hash(self.files)
 
     def as_json(self) -> dict[str, object]:
         tables = ("units", "pools", "abilities", "leaders", "items", "equipment", "battlefields", "dynamics",

@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 
+from domain.engine.content import error_path
 from domain.engine.errors import SetupError
 
 from .content import ATTRIBUTES, CONTENT, Deck, DeckUnit
@@ -52,7 +53,7 @@ def parse_params(raw: Any) -> Params:
     try:
         params = msgspec.convert(raw, type=Params)
     except msgspec.ValidationError as exc:
-        raise SetupError(_params_field(str(exc)), str(exc)) from None
+        raise SetupError(f"params.{error_path(str(exc))}".rstrip("."), str(exc)) from None
     for name in Params.__struct_fields__:
         value = getattr(params, name)
         if not isinstance(value, bool) and value < 0:
@@ -64,12 +65,6 @@ def parse_params(raw: Any) -> Params:
                          "must be at least 2")
     return params
 
-
-def _params_field(message: str) -> str:
-    for marker in ("at `$.", "unknown field `"):
-        if marker in message:
-            return "params." + message.split(marker, 1)[1].split("`", 1)[0]
-    return "params"
 
 
 def as_json(value: Any) -> Any:
@@ -93,7 +88,8 @@ def parse_deck(field: str, raw: Any, params: Params) -> Deck:
     try:
         deck = msgspec.convert(raw, type=Deck)
     except msgspec.ValidationError as exc:
-        raise SetupError(field + _path(str(exc)), str(exc)) from None
+        path = error_path(str(exc))
+        raise SetupError(f"{field}.{path}" if path else field, str(exc)) from None
     if deck.leader not in CONTENT.leaders:
         raise SetupError(f"{field}.leader", f"unknown leader {deck.leader!r}")
     if len(deck.units) != params.deck_units:
@@ -116,10 +112,6 @@ def parse_deck(field: str, raw: Any, params: Params) -> Deck:
         raise SetupError(f"{field}.items", f"the items cost {price} GP; the deck has {leftover} GP left over")
     return deck
 
-
-def _path(message: str) -> str:
-    """`.units[2].growth` from msgspec's "... at `$.units[2].growth`"."""
-    return "." + message.split("at `$.", 1)[1].split("`", 1)[0] if "at `$." in message else ""
 
 
 def check_growth(where: str, entry: DeckUnit, params: Params) -> int:
