@@ -2,6 +2,7 @@
 its own battle id, with keyframes for seeking, exactly as it was written."""
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 
 from eventsourcing.persistence import IntegrityError
@@ -35,6 +36,11 @@ def import_replay(battles: Battles, replay: Replay) -> Imported:
         raise ImportRefused(f"refused: first bad event seq {report.seq}: {report.reason}", seq=report.seq,
                             reason=report.reason)
     records = decode(replay.events)
+    try:
+        uuid.UUID(str(records[0].event.battle_id))      # type: ignore[attr-defined]
+    except ValueError:
+        raise ImportRefused(f"refused: battle id {records[0].event.battle_id!r} is not a UUID; "  # type: ignore[attr-defined]
+                            "a store keeps battles by UUID") from None
     ruleset = get_ruleset(records[0].event.ruleset)      # type: ignore[attr-defined]
     state = None
     for rec in records:

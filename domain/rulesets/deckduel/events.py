@@ -108,12 +108,21 @@ class DamageDealt(Event, frozen=True, kw_only=True):
 
 
 class DamageFlipped(Event, frozen=True, kw_only=True):
+    """One card flipped by damage. Version 2 names the count `icons`, the seed's word: the
+    defense icons that counted against the damage (0 for a pierced flip)."""
     TOPIC = "deckduel.DamageFlipped"
+    class_version = 2
     seat: str
     card: CardId                    # public: flipped cards are face up
-    defense: int
+    icons: int
     perfect: bool
     remaining: int
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Any]) -> dict[str, Any]:
+        data = dict(data)
+        data["icons"] = data.pop("defense")
+        return data
 
 
 class DefenseTriggered(Event, frozen=True, kw_only=True):

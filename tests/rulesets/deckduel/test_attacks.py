@@ -21,8 +21,8 @@ def test_paying_moves_the_top_energy_cards_to_the_bottom_of_the_deck():
         AttackPlayed(seat="p1", card="hook"),
         EnergyPaid(seat="p1", count=2, cards=("jab", "straight")),
         DamageDealt(seat="p2", amount=3, source="p1"),
-        DamageFlipped(seat="p2", card="jab", defense=1, perfect=False, remaining=1),
-        DamageFlipped(seat="p2", card="jab", defense=1, perfect=False, remaining=0),
+        DamageFlipped(seat="p2", card="jab", icons=1, perfect=False, remaining=1),
+        DamageFlipped(seat="p2", card="jab", icons=1, perfect=False, remaining=0),
         AttackResolved(seat="p1", card="hook"),
     ]
     assert state.p1.deck == ("haymaker", "jab", "straight")
@@ -116,7 +116,7 @@ def test_pierce_makes_the_first_flip_defend_nothing():
     assert DamageDealt(seat="p2", amount=2, source="p1", pierce=1) in then
     # 2 -1 = 1, jab's icon ignored (no perfect defense); 1 -1 = 0 on hook
     assert flips(then) == [("jab", False), ("hook", False)]
-    assert [e.defense for e in of_type(then, DamageFlipped)] == [0, 2]
+    assert [e.icons for e in of_type(then, DamageFlipped)] == [0, 2]
     assert remaining(then) == [1, 0]
     assert state.p2.deck == ("straight",)
 

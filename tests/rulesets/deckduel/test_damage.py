@@ -17,7 +17,7 @@ def test_one_damage_flips_one_card_into_the_discard_pile():
     assert then == [
         AttackPlayed(seat="p1", card="jab"),
         DamageDealt(seat="p2", amount=1, source="p1"),
-        DamageFlipped(seat="p2", card="hook", defense=2, perfect=False, remaining=0),
+        DamageFlipped(seat="p2", card="hook", icons=2, perfect=False, remaining=0),
         AttackResolved(seat="p1", card="jab"),
     ]
     assert (state.p2.deck, state.p2.discard, state.p2.hand) == (("jab",), ("hook",), ())
@@ -29,7 +29,7 @@ def test_five_damage_keeps_flipping_until_none_is_left():
     # 5 -1 -1icon = 3; 3 -1 = 2; 2 -1 = 1; 1 -1 = 0 (hook's 2 icons are not an exact match)
     assert flips(then) == [("jab", False), ("haymaker", False), ("haymaker", False), ("hook", False)]
     assert remaining(then) == [3, 2, 1, 0]
-    assert [e.defense for e in of_type(then, DamageFlipped)] == [1, 0, 0, 2]
+    assert [e.icons for e in of_type(then, DamageFlipped)] == [1, 0, 0, 2]
     assert state.p2.deck == ("uppercut",)
     assert state.p2.discard == ("jab", "haymaker", "haymaker", "hook")
 
@@ -47,7 +47,7 @@ def test_perfect_defense_puts_the_card_in_hand_and_stops_the_damage():
     given = duel(p1_hand=["straight"], p1_energy=["jab"], p2_deck=["jab", "hook"])
     then, state = play(given, "p1", PlayAttack(card="straight"))
     # 2 -1 = 1, jab shows exactly 1 icon
-    assert of_type(then, DamageFlipped) == [DamageFlipped(seat="p2", card="jab", defense=1, perfect=True,
+    assert of_type(then, DamageFlipped) == [DamageFlipped(seat="p2", card="jab", icons=1, perfect=True,
                                                           remaining=0)]
     assert (state.p2.hand, state.p2.discard, state.p2.deck) == (("jab",), (), ("hook",))
 
@@ -107,10 +107,10 @@ def test_counter_deals_damage_back_to_the_attacker():
     assert then == [
         AttackPlayed(seat="p1", card="jab"),
         DamageDealt(seat="p2", amount=1, source="p1"),
-        DamageFlipped(seat="p2", card="parry", defense=2, perfect=False, remaining=0),
+        DamageFlipped(seat="p2", card="parry", icons=2, perfect=False, remaining=0),
         DefenseTriggered(seat="p2", card="parry", trigger="counter"),
         DamageDealt(seat="p1", amount=1, source="p2", by="counter"),
-        DamageFlipped(seat="p1", card="hook", defense=2, perfect=False, remaining=0),
+        DamageFlipped(seat="p1", card="hook", icons=2, perfect=False, remaining=0),
         AttackResolved(seat="p1", card="jab"),
     ]
     assert (state.p1.deck, state.p1.discard) == (("jab",), ("hook", "jab"))
@@ -120,7 +120,7 @@ def test_counter_damage_follows_the_damage_rules_perfect_defense_included():
     given = duel(p1_hand=["jab"], p1_deck=["jab", "haymaker", "hook"], p2_deck=["riposte", "jab"])
     then, state = play(given, "p1", PlayAttack(card="jab"))
     assert DamageDealt(seat="p1", amount=2, source="p2", by="counter") in then
-    assert of_type(then, DamageFlipped)[1:] == [DamageFlipped(seat="p1", card="jab", defense=1, perfect=True,
+    assert of_type(then, DamageFlipped)[1:] == [DamageFlipped(seat="p1", card="jab", icons=1, perfect=True,
                                                               remaining=0)]
     assert (state.p1.hand, state.p1.deck) == (("jab",), ("haymaker", "hook"))
 

@@ -47,7 +47,7 @@ def deal_damage(b: Resolver[Duel], seat: str, amount: int, *, source: str | None
             # A pierced card defends nothing, so it can never be a perfect defense.
             perfect = not pierced and icons == remaining and (icons > 0 or params.zero_icon_perfect)
             remaining = 0 if perfect else max(0, remaining - icons)
-            flip = ev.DamageFlipped(seat=seat, card=card.id, defense=icons, perfect=perfect, remaining=remaining)
+            flip = ev.DamageFlipped(seat=seat, card=card.id, icons=icons, perfect=perfect, remaining=remaining)
             b.emit(flip)
             if card.trigger is not None:
                 b.emit(ev.DefenseTriggered(seat=seat, card=card.id, trigger=card.trigger))
