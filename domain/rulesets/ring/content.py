@@ -45,6 +45,7 @@ class Step(Spec, kw_only=True):
     chance: Triple = (10_000, 10_000, 10_000)   # basis points
     attr: str | None = None
     pool: str | None = None
+    into: str | None = None            # replace_pool: the pool that takes `pool`'s place
     tag: str | None = None
 
 

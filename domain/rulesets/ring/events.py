@@ -229,6 +229,14 @@ class PoolChanged(Event, frozen=True, kw_only=True):
     level: int
 
 
+class PoolReplaced(Event, frozen=True, kw_only=True):
+    """In battle, one Ability Pool takes another's place at the same level (seed 000)."""
+    TOPIC = "ring.PoolReplaced"
+    unit: str
+    pool: str
+    into: str
+
+
 class UnitKnockedOut(Event, frozen=True, kw_only=True):
     TOPIC = "ring.UnitKnockedOut"
     unit: str

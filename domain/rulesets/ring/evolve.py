@@ -219,6 +219,12 @@ def _(e: ev.PoolChanged, s: Ring) -> Ring:
 
 
 @_evolve.register
+def _(e: ev.PoolReplaced, s: Ring) -> Ring:
+    unit = s.units[e.unit]
+    return _unit(s, e.unit, pools=tuple(replace(p, pool=e.into) if p.pool == e.pool else p for p in unit.pools))
+
+
+@_evolve.register
 def _(e: ev.UnitKnockedOut, s: Ring) -> Ring:
     return replace(_unit(s, e.unit, ko=True), down=s.down | {e.unit})
 

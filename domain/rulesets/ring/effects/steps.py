@@ -175,6 +175,16 @@ def grant_pool(b: Resolver[Ring], use: Use, st: Step) -> None:
             b.emit(ev.PoolChanged(unit=key, pool=st.pool, level=level))
 
 
+@step("replace_pool")
+def replace_pool(b: Resolver[Ring], use: Use, st: Step) -> None:
+    """Seed 000: Abilities and Items can replace a unit's pool in battle; its slots then fill
+    from the new pool at the same level."""
+    for key in use.units(b.state, st):
+        pools = {p.pool for p in b.state.units[key].pools}
+        if st.pool in pools and st.into and st.into not in pools:
+            b.emit(ev.PoolReplaced(unit=key, pool=st.pool, into=st.into))
+
+
 @step("leader_damage")
 def leader_damage(b: Resolver[Ring], use: Use, st: Step) -> None:
     if amount(st, use) > 0:
