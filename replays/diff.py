@@ -37,7 +37,7 @@ def view_at(replay: Replay, seq: int, viewer: Viewer = OMNISCIENT) -> dict[str, 
     state: BattleState | None = None
     try:
         for line in replay.events[:seq]:
-            event = decode_event(line["type"], line["data"])
+            event = decode_event(line["type"], line["data"], line.get("v", 1))
             ruleset = get_ruleset((state.created if state else event).ruleset)
             state = fold(ruleset, state, Recorded(line["seq"], event, line["chain"] or ""))
     except (RingsideError, KeyError, TypeError, ValueError):

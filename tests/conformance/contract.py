@@ -121,7 +121,7 @@ class RulesetContract(ABC):
     def test_events_and_state_round_trip_through_orjson(self, matches):
         for rec in matches[0].records:
             wire = orjson.loads(orjson.dumps(wire_event(rec, OMNISCIENT, True)))
-            assert decode_event(wire["type"], wire["data"]) == rec.event
+            assert decode_event(wire["type"], wire["data"], wire.get("v", 1)) == rec.event
         for state in self.states(matches[0]):
             raw = orjson.dumps(msgspec.to_builtins(state.game))
             assert msgspec.convert(orjson.loads(raw), type=self.ruleset.state_type) == state.game

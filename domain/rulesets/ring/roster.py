@@ -37,7 +37,7 @@ def equipped_pools(unit_id: str, equipment: Equipment | None) -> list[PoolSlot]:
     if equipment is None:
         return pools
     for old, new in equipment.replace_pool.items():
-        pools = [PoolSlot(new, p.level) if p.pool == old else p for p in pools]
+        pools = _replaced(pools, old, new)
     for new, level in equipment.add_pool.items():
         if all(p.pool != new for p in pools):
             pools.append(PoolSlot(new, level))
@@ -48,6 +48,23 @@ def equipped_pools(unit_id: str, equipment: Equipment | None) -> list[PoolSlot]:
     if equipment.extra_slots:
         pools = [PoolSlot(p.pool, p.level, p.extra + equipment.extra_slots) for p in pools]
     return pools
+
+
+def _replaced(pools: list[PoolSlot], old: str, new: str) -> list[PoolSlot]:
+    """`old` becomes `new` at its level; a unit that has `new` already keeps one of it, at
+    the higher of the two levels."""
+    if all(p.pool != old for p in pools):
+        return pools
+    level = max(p.level for p in pools if p.pool in (old, new))
+    merged, placed = [], False
+    for p in pools:
+        if p.pool in (old, new):
+            if not placed:
+                merged.append(PoolSlot(new, level, p.extra))
+                placed = True
+        else:
+            merged.append(p)
+    return merged
 
 
 def _upgraded(pools: list[PoolSlot], which: str | None) -> str | None:

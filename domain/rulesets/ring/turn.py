@@ -9,8 +9,8 @@ from . import events as ev
 from .commands import EndTurn, StrikeLeader, Swap, UseAbility, UseItem, UseLeaderAbility
 from .content import CONTENT, Ability
 from .effects import STEPS
-from .effects.moves import RingResolver, change_mp, effective
-from .effects.queries import ApRestore, Odds
+from .effects.moves import RingResolver, change_mp
+from .effects.queries import ApRestore, Odds, SwapCost
 from .effects.steps import TIER_INDEX, Use
 from .formulas import Chances, chances
 from .state import Ring, opponent
@@ -25,7 +25,7 @@ def start_turn(b: RingResolver, seat: str) -> None:
         time_limit(b, turn)
         return
     leader = CONTENT.leaders[s.side(seat).leader]
-    ap = max(0, effective(s, ApRestore(seat=seat, amount=leader.ap)).amount)   # type: ignore[union-attr]
+    ap = max(0, b.query(ApRestore(seat=seat, amount=leader.ap)).amount)
     b.emit(ev.TurnStarted(seat=seat, turn=turn, ap=ap))
     ring = b.state.ring_unit(seat)
     if not b.state.over() and ring is not None and ring.down and bench(b.state, seat):
@@ -58,9 +58,10 @@ def end_turn(b: RingResolver, seat: str, reason: str) -> None:
 
 
 def settle(b: RingResolver, seat: str) -> None:
-    """After an action: the turn is over once nothing more is affordable."""
+    """After an action: the turn is over at 0 AP (seed 000, Ending the Turn), even with
+    free actions left, or once nothing more is affordable."""
     s = b.state
-    if not s.over() and s.active == seat and not can_act(s, seat):
+    if not s.over() and s.active == seat and (s.side(seat).ap <= 0 or not can_act(s, seat)):
         end_turn(b, seat, "out_of_ap")
 
 
@@ -81,9 +82,9 @@ def roll(b: RingResolver, use_seat: str, user: str | None, ability: Ability, tar
         odds = chances(skl, [s.units[k].stat("pry") for k in foes] or [skl])
         if ability.effectiveness == "friendly":
             odds = Chances(0, odds.normal + odds.glancing, odds.critical)
-    q = effective(s, Odds(seat=use_seat, ability=ability.id, glancing=odds.glancing, normal=odds.normal,
-                          critical=odds.critical))
-    odds = Chances(q.glancing, q.normal, q.critical)                              # type: ignore[union-attr]
+    q = b.query(Odds(seat=use_seat, ability=ability.id, glancing=odds.glancing, normal=odds.normal,
+                     critical=odds.critical))
+    odds = Chances(q.glancing, q.normal, q.critical)
     tier = odds.roll(b.rng) if (odds.glancing, odds.critical) != (0, 0) else "normal"
     b.emit(ev.EffectivenessRolled(ability=ability.id, effectiveness=tier,
                                   chances=(odds.glancing, odds.normal, odds.critical)))
@@ -173,6 +174,10 @@ def swap(b: RingResolver, seat: str, cmd: Swap) -> None:
     if cost > s.side(seat).ap:
         raise RuleViolation(f"Swap Unit costs {cost} AP; you have {s.side(seat).ap}")
     b.emit(ev.UnitSwapped(seat=seat, unit=cmd.unit, out=s.side(seat).ring, cost=cost))
+    if not s.swap_required:
+        # The same cost again, through the resolver, so a Dynamic that changed it is logged.
+        base = CONTENT.leaders[s.side(seat).leader].swap_cost
+        assert max(0, b.query(SwapCost(seat=seat, amount=base)).amount) == cost
     spend(b, seat, cost)
     settle(b, seat)
 

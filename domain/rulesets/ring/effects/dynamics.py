@@ -2,8 +2,8 @@
 
 BEFORE hooks alter or neutralise a pending change; AFTER hooks react with new events.
 Each reads its numbers from content: magnitude = value + scale x severity. Only direct
-ability hits set off hit reactions (shadow, counters, retaliation), so reactions cannot
-feed each other without end.
+ability hits set off the shadow and retaliation, and a counter strike sets off nothing, so
+reactions cannot feed each other without end.
 """
 from __future__ import annotations
 
@@ -135,14 +135,17 @@ def retaliation(ctx: HookContext, s: Ring, e: ev.HpReduced) -> list[ev.Event]:
     return reduce_hp_events(s, e.by, magnitude(d), by=e.unit, kind="counter")
 
 
-@HOOKS.hook(Phase.AFTER, on=ev.HpReduced, kind="counter_stance")
+@HOOKS.hook(Phase.AFTER, on=ev.HpReduced, kind="counter_stance", priority=-1)
 def counter_stance(ctx: HookContext, s: Ring, e: ev.HpReduced) -> list[ev.Event]:
-    """A hit-count reaction: every third hit the carrier takes, it strikes back."""
+    """A hit-count reaction: every third hit the carrier takes, it strikes back. A shadow's
+    hit counts and can be the third (seed 000, Check Phase); a counter strike never is, so
+    two counters cannot answer each other. It reacts before any other reaction, so the
+    count it reads is this hit's."""
     d = dyn(ctx, s)
     every = max(1, CONTENT.dynamics[d.kind].threshold)
     carrier = s.units.get(d.unit or "")
-    if e.unit != d.unit or e.kind != "ability" or e.by is None or carrier is None or carrier.down \
-            or carrier.hits % every:
+    if e.unit != d.unit or e.kind not in ("ability", "shadow") or e.by is None or carrier is None \
+            or carrier.down or carrier.hits % every:
         return []
     return reduce_hp_events(s, e.by, magnitude(d), by=d.unit, kind="counter")
 
