@@ -44,11 +44,14 @@ def test_no_rest_channel_shows_another_seats_secrets(client, app):
 
 
 def test_ai_memory_holds_only_what_the_seat_saw(client, app):
-    battle = create(client)
+    # A fixed seed, so the battle is certainly still running after these commands: once it
+    # ends its whole log is public, and the log would no longer be what the seat saw then.
+    made = app.state.services.battles.create("deckduel", {"p1": "ann", "p2": "ben"}, revealed=b"memory".ljust(32))
+    battle = {"battle_id": made.battle_id, "seat_tokens": made.seat_tokens}
     bid, tokens = battle["battle_id"], battle["seat_tokens"]
     rng = random.Random(6)
     for _ in range(30):
-        step(client, battle, rng)
+        assert step(client, battle, rng) is not None
     assert client.get(f"/battles/{bid}/memory").status_code == 401
     for seat in ("p1", "p2"):
         memory = client.get(f"/battles/{bid}/memory", headers=auth(tokens[seat])).json()
