@@ -17,6 +17,8 @@ from domain.engine.battle import BattleState, decide_batch, open_battle
 from domain.engine.events import OMNISCIENT, Recorded, wire_event
 from domain.rulesets.deckduel import RULESET
 
+from .ring_playthroughs import RING_BATTLES
+
 GOLDEN_DIR = Path(__file__).parent
 CREATED_AT = "2024-01-01T00:00:00Z"
 PLAYERS = {"p1": "ann", "p2": "bob"}
@@ -125,6 +127,7 @@ BATTLES: dict[str, Callable[[], tuple[BattleState, list[Recorded]]]] = {
     "deckduel_perfect_and_counter": perfect_and_counter,
     "deckduel_drills_and_end_step": drills_and_end_step,
     "deckduel_greedy_vs_random": greedy_vs_random,
+    **RING_BATTLES,
 }
 
 

@@ -72,16 +72,18 @@ def spend(b: RingResolver, seat: str, amount: int) -> None:
 
 def roll(b: RingResolver, use_seat: str, user: str | None, ability: Ability, targets: list[str]) -> int:
     """Seed 000, SKL and PRY: the user's SKL against the targets' average PRY; friendly
-    abilities cannot glance; `sure` ones are always Normal. Dynamics may shift the odds."""
+    abilities cannot glance; `sure` ones are always Normal. Dynamics may shift the odds of
+    the others."""
     s = b.state
     if ability.effectiveness == "sure" or user is None:
-        odds = Chances(0, 10_000, 0)
-    else:
-        skl = s.units[user].stat("skl")
-        foes = [k for k in targets if s.units[k].seat != use_seat]
-        odds = chances(skl, [s.units[k].stat("pry") for k in foes] or [skl])
-        if ability.effectiveness == "friendly":
-            odds = Chances(0, odds.normal + odds.glancing, odds.critical)
+        # Always Normal: no Dynamic shifts the odds of a sure ability (every item).
+        b.emit(ev.EffectivenessRolled(ability=ability.id, effectiveness="normal", chances=(0, 10_000, 0)))
+        return TIER_INDEX["normal"]
+    skl = s.units[user].stat("skl")
+    foes = [k for k in targets if s.units[k].seat != use_seat]
+    odds = chances(skl, [s.units[k].stat("pry") for k in foes] or [skl])
+    if ability.effectiveness == "friendly":
+        odds = Chances(0, odds.normal + odds.glancing, odds.critical)
     q = b.query(Odds(seat=use_seat, ability=ability.id, glancing=odds.glancing, normal=odds.normal,
                      critical=odds.critical))
     odds = Chances(q.glancing, q.normal, q.critical)
@@ -108,7 +110,7 @@ def resolve(b: RingResolver, seat: str, user: str | None, ability: Ability, targ
         targets = []
     units = [] if kind == "dynamic" else [k for k in targets if k]
     tier = roll(b, seat, user, ability, units)
-    use = Use(seat=seat, user=user, ability=ability, targets=tuple(t for t in targets if t), tier=tier,
+    use = Use(seat=seat, user=user, by=user if ability.pool not in ("leader", "item") else None, ability=ability, targets=tuple(t for t in targets if t), tier=tier,
               earlier_uses=earlier_uses)
     for st in ability.steps:
         if b.state.over():

@@ -60,7 +60,7 @@ def test_nurturing_raises_ally_hp_restoration_by_10_percent_at_severity_5(nurtur
     s = ring([unit("p1", "grizzlor", hp=50)], [unit("p2", "moss_mother")], items={"p1": ["potion"]},
              dynamics=[dyn("d1", "nurturing", source="unit", seat=nurture_seat)])
     events, state = run(s, "p1", UseItem(item="potion", target="p1.grizzlor"))
-    assert of(events, HpRestored) == [HpRestored(unit="p1.grizzlor", amount=healed, by="p1.grizzlor",
+    assert of(events, HpRestored) == [HpRestored(unit="p1.grizzlor", amount=healed, by=None,
                                                  ability="potion")]
     assert triggers(events) == ([("nurturing", "d1", "ring.HpRestored")] if nurture_seat == "p1" else [])
     assert state.units["p1.grizzlor"].hp == 50 + healed

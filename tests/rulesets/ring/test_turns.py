@@ -171,7 +171,7 @@ def test_a_ring_unit_knocked_out_as_its_own_turn_starts_is_swapped_out_at_once()
 def test_zero_hp_is_a_ko_that_costs_one_lp():
     given = battle(items={"p1": ["fire_bomb"]}, units={"p2.bastion_golem": {"hp": 10}})
     then, state = play(given, "p1", UseItem(item="fire_bomb"))
-    assert then[3:] == [HpReduced(unit="p2.bastion_golem", amount=10, by="p1.grizzlor", ability="fire_bomb"),
+    assert then[3:] == [HpReduced(unit="p2.bastion_golem", amount=10, ability="fire_bomb"),
                         UnitKnockedOut(unit="p2.bastion_golem"), LpLost(unit="p2.bastion_golem", amount=1)]
     golem = state.units["p2.bastion_golem"]
     assert (golem.hp, golem.lp, golem.ko, golem.removed) == (0, 2, True, False)
@@ -213,7 +213,7 @@ def test_healing_a_knocked_out_ally_revives_it():
     then, state = play(given, "p1", UseItem(item="potion", target="p1.fang_shrike"))
     assert then == [ItemUsed(seat="p1", item="potion", target="p1.fang_shrike"), ApSpent(seat="p1", amount=1),
                     EffectivenessRolled(ability="potion", effectiveness="normal", chances=(0, 10_000, 0)),
-                    HpRestored(unit="p1.fang_shrike", amount=25, by="p1.grizzlor", ability="potion"),
+                    HpRestored(unit="p1.fang_shrike", amount=25, ability="potion"),
                     UnitRevived(unit="p1.fang_shrike")]
     shrike = state.units["p1.fang_shrike"]
     assert (shrike.hp, shrike.ko, shrike.lp) == (25, False, 2)

@@ -23,6 +23,7 @@ class Use(msgspec.Struct, frozen=True, kw_only=True):
     """An ability in resolution: who uses it, on what, at which effectiveness."""
     seat: str
     user: str | None                # the unit whose attributes it uses
+    by: str | None = None           # the unit that acts: none for leader abilities and items
     ability: Ability
     targets: tuple[str, ...]        # unit keys, or Dynamic ids for `dynamic` abilities
     tier: int                       # 0 glancing, 1 normal, 2 critical
@@ -58,19 +59,19 @@ def damage(b: Resolver[Ring], use: Use, st: Step) -> None:
             dealt = default_damage(power, s.units[use.user].stat("atk"), target.stat("def"), st.penetration)
             if use.ability.target in ("enemy_unit", "enemy_team") and s.side(target.seat).ring != key:
                 dealt = part(dealt, s.params.bench_damage_bp)
-            reduce_hp(b, key, dealt, by=use.user, ability=use.ability.id)
+            reduce_hp(b, key, dealt, by=use.by, ability=use.ability.id)
 
 
 @step("true_damage")
 def true_damage(b: Resolver[Ring], use: Use, st: Step) -> None:
     for key in use.units(b.state, st):
-        reduce_hp(b, key, amount(st, use), by=use.user, ability=use.ability.id)
+        reduce_hp(b, key, amount(st, use), by=use.by, ability=use.ability.id)
 
 
 @step("heal")
 def heal(b: Resolver[Ring], use: Use, st: Step) -> None:
     for key in use.units(b.state, st):
-        restore_hp(b, key, amount(st, use), by=use.user, ability=use.ability.id)
+        restore_hp(b, key, amount(st, use), by=use.by, ability=use.ability.id)
 
 
 @step("mp")
