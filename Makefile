@@ -17,6 +17,7 @@ run: $(STAMP)
 	$(BIN)/ringside serve --host $${HOST:-127.0.0.1} --port $${PORT:-8000}
 
 test: $(STAMP)
+	scripts/browser
 	scripts/services
 	RINGSIDE_REQUIRE_SERVICES=$${RINGSIDE_REQUIRE_SERVICES:-1} $(BIN)/python -m pytest -q
 

@@ -8,8 +8,9 @@ from fastapi import FastAPI
 
 from . import errors, streams
 from .json import OrjsonResponse
-from .routes import battles, replays, rulesets, sets, views
+from .routes import battles, replays, rulesets, sets, viewer, views
 from .services import Services, Settings, bootstrap
+from .timelines import Timelines
 
 
 def create_app(settings: Settings | None = None, services: Services | None = None) -> FastAPI:
@@ -26,7 +27,8 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     app = FastAPI(title="Ringside", version="0.1.0", lifespan=lifespan, default_response_class=OrjsonResponse,
                   description="Event-sourced battles: commands, views, streams, replays.")
     app.state.services = services
+    app.state.timelines = Timelines()
     errors.install(app)
-    for module in (rulesets, views, battles, sets, replays, streams):
+    for module in (rulesets, views, battles, sets, replays, viewer, streams):
         app.include_router(module.router)
     return app

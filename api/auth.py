@@ -1,4 +1,5 @@
-"""Who is asking: a seat (by its bearer token), a spectator (no token), or the admin."""
+"""Who is asking: a seat (by its bearer token), a spectator (no token), or the admin; and whom
+they may view as."""
 from __future__ import annotations
 
 import hmac
@@ -32,11 +33,29 @@ def seat_of(services: Services, battle_id: str, token: str | None) -> str:
     return seat
 
 
-def viewer_of(services: Services, battle_id: str, token: str | None) -> Viewer:
-    """A seat's viewer with a valid token, the spectator without one; 403 for a wrong token."""
-    if token is None:
+def viewer_of(services: Services, battle_id: str, token: str | None, view_as: str | None = None) -> Viewer:
+    """A seat's viewer with a valid token, the spectator without one; 403 for a wrong token.
+
+    `view_as` (the `as` query: a seat, `spectator` or `all`) picks another viewer. A token
+    only ever views as its own seat. Without a token, a seat's or the omniscient view is
+    open only once the battle is public (ended and not private): until then it would show
+    that seat's secrets to anyone."""
+    if token is not None:
+        seat = seat_of(services, battle_id, token)
+        if view_as is not None and view_as != seat:
+            raise ApiError("forbidden", f"this token is the {seat} seat's; it can only view as {seat}",
+                           seat=seat, view_as=view_as)
+        return Viewer(seat=seat)
+    if view_as is None or view_as == "spectator":
         return Viewer()
-    return Viewer(seat=seat_of(services, battle_id, token))
+    state = services.battles.load(battle_id)
+    if view_as != "all" and view_as not in state.created.players:
+        raise ApiError("invalid", f"as must be spectator, all or a seat ({', '.join(state.created.players)})",
+                       field="as", view_as=view_as)
+    if not state.public:
+        raise ApiError("forbidden", f"viewing as {view_as} without its seat token is open only once the battle "
+                       "has ended (and was not private)", view_as=view_as)
+    return Viewer.parse(view_as)
 
 
 def require_admin(request: Request, services: Services) -> None:

@@ -23,6 +23,7 @@ STATUS_BY_CODE = {
     "not_found": 404, "unknown_ruleset": 404, "seq_out_of_range": 404,
     "stale": 409, "idempotency_conflict": 409, "battle_over": 409,
     "bad_setup": 422, "bad_replay": 422, "unknown_policy": 422, "resolve_depth": 422, "invalid": 422,
+    "ruleset_not_installed": 422,
     "payload_too_large": 413,
     "unavailable": 503,
 }

@@ -63,6 +63,15 @@ def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def view_json(state: BattleState, viewer: Viewer) -> dict[str, Any]:
+    """The view of a battle's state for `viewer`: everything, once the battle is public. The
+    state is None while the create batch has not started the game yet (its first seqs)."""
+    shown = viewer if not state.public else Viewer(seat=viewer.seat, omniscient=True)
+    game = get_ruleset(state.created.ruleset).view(state.game, shown) if state.game is not None else None
+    return {"battle_id": state.battle_id, "ruleset": state.created.ruleset, "seq": state.seq,
+            "players": state.created.players, "outcome": msgspec.to_builtins(state.outcome), "state": game}
+
+
 def parse_battle_id(battle_id: str) -> uuid.UUID:
     try:
         return uuid.UUID(str(battle_id))
@@ -258,11 +267,7 @@ class Battles:
         if at is not None and at > limit:
             raise SeqOutOfRange(f"seq {at} is not visible yet; the last visible seq is {limit}", seq=at, last=limit)
         at = at if at is not None else (limit if limit < now.seq else None)
-        state = self.load(battle_id, at)
-        shown = viewer if not state.public else Viewer(seat=viewer.seat, omniscient=True)
-        return {"battle_id": state.battle_id, "ruleset": state.created.ruleset, "seq": state.seq,
-                "players": state.created.players, "outcome": msgspec.to_builtins(state.outcome),
-                "state": self.ruleset_of(state).view(state.game, shown)}
+        return view_json(self.load(battle_id, at), viewer)
 
     def events(self, battle_id: str, viewer: Viewer, from_seq: int = 1) -> list[dict[str, Any]]:
         """The log from `from_seq` as `viewer` may see it (redacted; held back for spectators)."""

@@ -18,6 +18,9 @@ from .models import (ERRORS, CreateBattle, CreatedBattleOut, EventsOut, LegalOut
 
 router = APIRouter(tags=["battles"])
 BattleId = Annotated[str, Path(max_length=64)]
+ViewAs = Annotated[str | None, Query(alias="as", max_length=32, pattern="^[A-Za-z0-9_-]+$", description=(
+    "View as `spectator`, a seat or `all` (omniscient). A seat token views only as its seat; without "
+    "one, a seat or `all` is open once the battle has ended, unless it was private."))]
 MAX_KEY = 200
 
 
@@ -38,10 +41,10 @@ def create_battle(body: CreateBattle, request: Request) -> Response:
 
 
 @router.get("/battles/{battle_id}", responses={200: {"model": ViewOut}, **ERRORS})
-def battle_view(battle_id: BattleId, request: Request) -> Response:
+def battle_view(battle_id: BattleId, request: Request, view_as: ViewAs = None) -> Response:
     """The view: a seat's with its bearer token, the spectator's without one."""
     services = services_of(request)
-    viewer = viewer_of(services, battle_id, bearer(request))
+    viewer = viewer_of(services, battle_id, bearer(request), view_as)
     return json_response(services.battles.view(battle_id, viewer))
 
 
@@ -73,17 +76,19 @@ def submit_command(battle_id: BattleId, body: SubmitCommand, request: Request,
 
 @router.get("/battles/{battle_id}/events", responses={200: {"model": EventsOut}, **ERRORS})
 def battle_events(battle_id: BattleId, request: Request,
-                  from_seq: Annotated[int, Query(alias="from", ge=1, le=2**31)] = 1) -> Response:
+                  from_seq: Annotated[int, Query(alias="from", ge=1, le=2**31)] = 1,
+                  view_as: ViewAs = None) -> Response:
     services = services_of(request)
-    viewer = viewer_of(services, battle_id, bearer(request))
+    viewer = viewer_of(services, battle_id, bearer(request), view_as)
     return json_response({"battle_id": battle_id, "events": services.battles.events(battle_id, viewer, from_seq)})
 
 
 @router.get("/battles/{battle_id}/at/{seq}", responses={200: {"model": ViewOut}, **ERRORS})
-def battle_at(battle_id: BattleId, seq: Annotated[int, Path(ge=1, le=2**31)], request: Request) -> Response:
+def battle_at(battle_id: BattleId, seq: Annotated[int, Path(ge=1, le=2**31)], request: Request,
+              view_as: ViewAs = None) -> Response:
     """Time travel: the view as it was right after event `seq`."""
     services = services_of(request)
-    viewer = viewer_of(services, battle_id, bearer(request))
+    viewer = viewer_of(services, battle_id, bearer(request), view_as)
     return json_response(services.battles.view(battle_id, viewer, at=seq))
 
 

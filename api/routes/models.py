@@ -81,7 +81,26 @@ class ViewOut(BaseModel):
     seq: int
     players: dict[str, str]
     outcome: dict[str, Any] | None
-    state: dict[str, Any]
+    state: dict[str, Any] | None        # None before the game has started (the create batch's first seqs)
+
+
+class TurnMark(BaseModel):
+    turn: int
+    seq: int
+
+
+class TimelineOut(BaseModel):
+    battle_id: str
+    ruleset: str
+    players: dict[str, str]
+    seats: list[str]
+    seq: int = Field(description="the last seq the caller may see")
+    ended: bool
+    public: bool
+    seat: str | None = Field(description="the seat of the caller's token")
+    perspectives: list[str] = Field(description="what the caller may view as: spectator, seats, all")
+    actions: list[int] = Field(description="the seqs of events that start a command batch")
+    turns: list[TurnMark] = Field(description="where each turn begins")
 
 
 class ErrorDetail(BaseModel):

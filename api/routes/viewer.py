@@ -1,0 +1,121 @@
+"""The replay viewer: its static page and the few reads it needs beyond the battle routes.
+
+- `GET /viewer/` (the battle list) and `GET /viewer/battles/{id}` serve the one page;
+  `GET /viewer/assets/{name}` its scripts and style. No build step, nothing external.
+- `GET /viewer/api/battles/{id}/timeline` tells the page who it may view as and where the
+  battle's actions and turns begin, so it can step by them whatever the ruleset.
+- `POST /replays/at` and `POST /replays/timeline` do the same for a replay file dropped on
+  the page: the file is the body, folded under the ruleset it pins.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path as FilePath
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import Response
+
+from domain.engine.battle import BattleState
+from domain.engine.events import Viewer
+from replays import seek
+from replays.format import Replay, loads
+
+from ..auth import bearer, viewer_of
+from ..errors import ApiError
+from ..json import json_response
+from .battles import BattleId, ViewAs, services_of
+from .models import ERRORS, TimelineOut, ViewOut
+from .replays import MAX_REPLAY_BYTES
+
+router = APIRouter(tags=["viewer"])
+ASSETS = FilePath(seek.__file__).resolve().parent / "viewer"
+ASSET_NAME = re.compile(r"^[a-z0-9_-]+\.(js|css)$")
+MEDIA_TYPES = {"js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8"}
+# The page loads only its own files and talks only to this server (HTTP and WebSocket).
+PAGE_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                               "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+}
+REPLAY_BODY = {"requestBody": {"required": True, "content": {
+    "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}}
+
+
+def page() -> Response:
+    return Response((ASSETS / "index.html").read_bytes(), media_type="text/html; charset=utf-8",
+                    headers=PAGE_HEADERS)
+
+
+@router.get("/viewer/", include_in_schema=False)
+def viewer_home() -> Response:
+    """The battle list (live and ended), and a drop zone for replay files."""
+    return page()
+
+
+@router.get("/viewer/battles/{battle_id}", include_in_schema=False)
+def viewer_battle(battle_id: BattleId) -> Response:
+    """One battle; the page reads it through the API (a seat token travels in the URL's #fragment)."""
+    return page()
+
+
+@router.get("/viewer/assets/{name}", include_in_schema=False)
+def viewer_asset(name: str) -> Response:
+    found = ASSETS / name
+    if not ASSET_NAME.match(name) or not found.is_file():
+        raise ApiError("not_found", f"no viewer asset {name!r}", name=name)
+    return Response(found.read_bytes(), media_type=MEDIA_TYPES[name.rsplit(".", 1)[1]],
+                    headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"})
+
+
+@router.get("/viewer/api/battles/{battle_id}/timeline", responses={200: {"model": TimelineOut}, **ERRORS})
+def battle_timeline(battle_id: BattleId, request: Request, view_as: ViewAs = None) -> Response:
+    """Whom the caller may view as, the last seq it may see, and where actions and turns begin."""
+    services = services_of(request)
+    token = bearer(request)
+    viewer = viewer_of(services, battle_id, token, view_as)
+    own = viewer.seat if token is not None else None      # a token only ever views as its seat
+    state = services.battles.load(battle_id)
+    limit = services.battles.horizon(state, viewer)
+    marks = request.app.state.timelines.marks(services.battles, state.battle_id, state.seq, limit)
+    return json_response({**summary(state, limit, own), **marks})
+
+
+def summary(state: BattleState, limit: int, own_seat: str | None) -> dict[str, Any]:
+    """The battle's identity and the perspectives open to a caller holding `own_seat`'s token:
+    the spectator always, a seat with its token, every seat and the omniscient view once public."""
+    seats = list(state.created.players)
+    shown = seats if state.public else [own_seat] if own_seat else []
+    return {"battle_id": state.battle_id, "ruleset": state.created.ruleset, "players": state.created.players,
+            "seats": seats, "seq": limit, "ended": state.outcome is not None, "public": state.public,
+            "seat": own_seat, "perspectives": ["spectator", *shown, *(["all"] if state.public else [])]}
+
+
+async def uploaded(request: Request) -> Replay:
+    body = await request.body()
+    if len(body) > MAX_REPLAY_BYTES:
+        raise ApiError("payload_too_large", f"a replay may be at most {MAX_REPLAY_BYTES} bytes")
+    return loads(body, "upload")
+
+
+@router.post("/replays/at", openapi_extra=REPLAY_BODY,
+             responses={200: {"model": ViewOut}, 413: {"description": "too large"}, **ERRORS})
+async def replay_at(request: Request, seq: Annotated[int | None, Query(ge=1, le=2**31)] = None,
+                    view_as: ViewAs = None) -> Response:
+    """The view right after event `seq` (default: the last) of the uploaded replay (JSONL or
+    gzip), as `as` would see it: the page's seek for a dropped file. 422 for a file that cannot
+    be played back or pins a ruleset version that is not installed, 404 for a seq past its end."""
+    replay = await uploaded(request)
+    viewer = Viewer.parse(view_as or "spectator")
+    return json_response(await run_in_threadpool(seek.view_at, replay, seq, viewer))
+
+
+@router.post("/replays/timeline", openapi_extra=REPLAY_BODY,
+             responses={200: {"model": TimelineOut}, 413: {"description": "too large"}, **ERRORS})
+async def replay_timeline(request: Request) -> Response:
+    """The uploaded replay's battle, its perspectives, and where its actions and turns begin."""
+    replay = await uploaded(request)
+    line = await run_in_threadpool(seek.timeline, replay)
+    assert line.state is not None
+    return json_response({**summary(line.state, line.seq, None), **line.marks(line.seq)})

@@ -1,0 +1,33 @@
+// Light per-ruleset layout hints for the generic renderer (render.js). A ruleset without
+// hints still renders fully; hints only order, group and label what is already there.
+//
+// - groups: for an object of entities, the sibling keys that pick them out, in order. Each
+//   entity is shown once, in the first group that names it; `size` is "big" or "compact".
+// - order: keys rendered first, in this order (the rest follow).
+// - labels: display names of keys.
+// - outOf: a counter shown as "value / other key's value" (the other key is then not shown).
+// - secretIf: a key whose null means "hidden" while the named sibling flag is true.
+
+export const HINTS = {
+  ring: {
+    groups: {
+      units: [
+        { label: "In the Ring", ref: "ring", size: "big" },
+        { label: "Bench", ref: "team" },
+        { label: "Reserve", ref: "deck", size: "compact" },
+      ],
+    },
+    order: ["leader", "items", "picked", "pick", "units"],
+    secretIf: { pick: "picked" },
+    labels: { turn_number: "turn", swap_required: "swap required", time_limit: "time limit" },
+    outOf: { turn_number: "max_turns" },
+  },
+  deckduel: {
+    order: ["character", "hand", "hand_count", "deck_count", "energy_count", "drills", "discard"],
+    labels: { hand_size: "hand size" },
+  },
+};
+
+export function hintsFor(ruleset) {
+  return HINTS[ruleset] ?? {};
+}
