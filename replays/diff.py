@@ -4,12 +4,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from domain.engine.battle import BattleState, fold
-from domain.engine.errors import RingsideError
-from domain.engine.events import OMNISCIENT, Recorded, Viewer, decode_event
+from domain.engine.events import OMNISCIENT, Viewer
 from domain.engine.ruleset import get_ruleset
 
 from .format import Replay
+from .seek import UNFOLDABLE, state_at
 
 
 @dataclass(frozen=True)
@@ -33,15 +32,12 @@ def _content(line: dict[str, Any] | None) -> Any:
 
 
 def view_at(replay: Replay, seq: int, viewer: Viewer = OMNISCIENT) -> dict[str, Any] | None:
-    """Fold a replay up to `seq` and render that viewer's view; None if it cannot be folded."""
-    state: BattleState | None = None
+    """The ruleset's view for `viewer` after event `seq`; None if the replay cannot be folded
+    there (a redacted one, or one pinning rules not installed)."""
     try:
-        for line in replay.events[:seq]:
-            event = decode_event(line["type"], line["data"], line.get("v", 1))
-            ruleset = get_ruleset((state.created if state else event).ruleset)
-            state = fold(ruleset, state, Recorded(line["seq"], event, line["chain"] or ""))
-    except (RingsideError, KeyError, TypeError, ValueError):
+        state = state_at(replay, seq)
+        if state.game is None:
+            return None
+        return dict(get_ruleset(state.created.ruleset).view(state.game, viewer))
+    except UNFOLDABLE:
         return None
-    if state is None or state.game is None:
-        return None
-    return dict(get_ruleset(state.created.ruleset).view(state.game, viewer))
