@@ -1,9 +1,16 @@
-"""Helpers every ruleset's content and setup share: the content hash and the field path of
-a msgspec validation error."""
+"""Helpers every ruleset's content and setup share: the content hash, the field path of a
+msgspec validation error, and the checks every setup starts with."""
 from __future__ import annotations
 
 from collections.abc import Mapping
 from hashlib import blake2b
+from typing import Any, TypeVar
+
+import msgspec
+
+from .errors import SetupError
+
+P = TypeVar("P", bound=msgspec.Struct)
 
 
 def files_hash(files: Mapping[str, bytes]) -> str:
@@ -20,3 +27,25 @@ def error_path(message: str) -> str:
         if marker in message:
             return message.split(marker, 1)[1].split("`", 1)[0]
     return ""
+
+
+def check_keys(raw: object, allowed: set[str]) -> None:
+    """A setup is a JSON object with only the keys a ruleset knows; SetupError names the first other."""
+    if not isinstance(raw, Mapping):
+        raise SetupError("", "a setup must be a JSON object")
+    unknown = set(raw) - allowed
+    if unknown:
+        raise SetupError(sorted(unknown)[0], "unknown setup field")
+
+
+def parse_params(raw: Any, cls: type[P]) -> P:
+    """A ruleset's `params` Struct from setup JSON: typed, and no number below zero."""
+    try:
+        params = msgspec.convert(raw, type=cls)
+    except msgspec.ValidationError as exc:
+        raise SetupError(f"params.{error_path(str(exc))}".rstrip("."), str(exc)) from None
+    for name in cls.__struct_fields__:
+        value = getattr(params, name)
+        if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+            raise SetupError(f"params.{name}", "must not be negative")
+    return params

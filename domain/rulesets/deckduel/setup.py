@@ -6,7 +6,8 @@ from typing import Any
 
 import msgspec
 
-from domain.engine.content import error_path
+from domain.engine.content import check_keys
+from domain.engine.content import parse_params as typed_params
 from domain.engine.errors import SetupError
 
 from .content import CARDS, CONTENT
@@ -36,11 +37,7 @@ def parse_setup(raw: Mapping[str, Any]) -> DuelSetup:
 
     `deck` lists card ids top first; `shuffle: false` keeps that order (tests, tutorials).
     """
-    if not isinstance(raw, Mapping):
-        raise SetupError("", "a setup must be a JSON object")
-    unknown = set(raw) - {*SEATS, "params", "first_player"}
-    if unknown:
-        raise SetupError(sorted(unknown)[0], "unknown setup field")
+    check_keys(raw, {*SEATS, "params", "first_player"})
     params = parse_params(raw.get("params", {}))
     first = raw.get("first_player")
     if first is not None and first not in SEATS:
@@ -52,13 +49,7 @@ def parse_setup(raw: Mapping[str, Any]) -> DuelSetup:
 
 
 def parse_params(raw: Any) -> Params:
-    try:
-        params = msgspec.convert(raw, type=Params)
-    except msgspec.ValidationError as exc:
-        raise SetupError(f"params.{error_path(str(exc))}".rstrip("."), str(exc)) from None
-    for name in ("deck_size", "initial_hand", "starting_energy", "power_up", "ready_draw", "hand_size"):
-        if getattr(params, name) < 0:
-            raise SetupError(f"params.{name}", "must not be negative")
+    params = typed_params(raw, Params)
     if params.deck_size < params.initial_hand + params.starting_energy + 1:
         raise SetupError("params.deck_size", "must hold the initial hand, the starting energy and one more card")
     return params

@@ -8,7 +8,8 @@ from typing import Any
 
 import msgspec
 
-from domain.engine.content import error_path
+from domain.engine.content import check_keys, error_path
+from domain.engine.content import parse_params as typed_params
 from domain.engine.errors import SetupError
 
 from .content import ATTRIBUTES, CONTENT, Deck, DeckUnit
@@ -27,11 +28,7 @@ class RingSetup(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def parse_setup(raw: Mapping[str, Any]) -> RingSetup:
-    if not isinstance(raw, Mapping):
-        raise SetupError("", "a setup must be a JSON object")
-    unknown = set(raw) - {*SEATS, "params", "battlefield"}
-    if unknown:
-        raise SetupError(sorted(unknown)[0], "unknown setup field")
+    check_keys(raw, {*SEATS, "params", "battlefield"})
     params = parse_params(raw.get("params", {}))
     battlefield = raw.get("battlefield")
     if battlefield is not None and battlefield not in CONTENT.battlefields:
@@ -50,14 +47,7 @@ def parse_setup(raw: Mapping[str, Any]) -> RingSetup:
 
 
 def parse_params(raw: Any) -> Params:
-    try:
-        params = msgspec.convert(raw, type=Params)
-    except msgspec.ValidationError as exc:
-        raise SetupError(f"params.{error_path(str(exc))}".rstrip("."), str(exc)) from None
-    for name in Params.__struct_fields__:
-        value = getattr(params, name)
-        if not isinstance(value, bool) and value < 0:
-            raise SetupError(f"params.{name}", "must not be negative")
+    params = typed_params(raw, Params)
     if not 1 <= params.team_size <= params.deck_units:
         raise SetupError("params.team_size", "must be between 1 and the deck size")
     if params.initiative_die < 2 or params.max_turns < 2:

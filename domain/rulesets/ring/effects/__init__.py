@@ -5,8 +5,6 @@ Content names these ids; `tests/rulesets/ring/test_content.py` checks every id r
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
-
 from domain.engine.hooks import Hooks
 
 HOOKS = Hooks()
@@ -29,8 +27,4 @@ def registered_dynamics() -> set[str]:
     return set(HOOKS.kinds) | BUILT_IN_DYNAMICS
 
 
-def _load() -> Any:
-    from . import dynamics, dynamics_turns, steps  # noqa: F401  (registration on import)
-
-
-_load()
+from . import dynamics, dynamics_turns, steps  # noqa: E402,F401  (registration on import)
