@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 from eventsourcing.persistence import IntegrityError
 
-from domain.engine.battle import BattleCreated, BattleState, decide_batch, fold, open_battle
+from domain.engine.battle import BattleCreated, BattleEnded, BattleState, decide_batch, fold, open_battle
 from domain.engine.errors import IdempotencyConflict, SeqOutOfRange, StaleState, UnknownBattle
 from domain.engine.events import Recorded, Viewer, decode_event, wire_event
 from domain.engine.ruleset import Outcome, Ruleset, get_ruleset
@@ -126,11 +126,15 @@ class Battles:
         key_id = self._key_id(bid, seat, idempotency_key) if idempotency_key else None
         digest = blake2b(msgspec.json.encode(command, order="sorted"), digest_size=16).hexdigest()
         for attempt in range(self.retries + 1):
+            # Load first, then look for the key: a first request with this key that commits
+            # before the load is found by the look-up, and one that commits after it makes
+            # this append conflict and come round again. Looking first would let it commit in
+            # between, and a repeat would be decided against the state after its own command.
+            state = self.load(battle_id)
             if key_id is not None:
-                earlier = self._replay_key(bid, key_id, digest)
+                earlier = self._replay_key(bid, key_id, digest, state)
                 if earlier is not None:
                     return earlier
-            state = self.load(battle_id)
             if expected_seq is not None and state.seq != expected_seq:
                 raise StaleState(f"the battle is at seq {state.seq}, not {expected_seq}",
                                  seq=state.seq, expected_seq=expected_seq)
@@ -192,7 +196,9 @@ class Battles:
     def _key_id(bid: uuid.UUID, seat: str, key: str) -> uuid.UUID:
         return uuid.uuid5(IDEMPOTENCY_NS, f"{bid}:{seat}:{key}")
 
-    def _replay_key(self, bid: uuid.UUID, key_id: uuid.UUID, digest: str) -> Submitted | None:
+    def _replay_key(self, bid: uuid.UUID, key_id: uuid.UUID, digest: str, state: BattleState) -> Submitted | None:
+        """The first answer to this key, exactly as it was given: the battle was public in it
+        only if that very batch ended a battle that is not private."""
         found = list(self.store.events.get(key_id, limit=1))
         if not found:
             return None
@@ -200,8 +206,8 @@ class Battles:
         if body["command"] != digest:
             raise IdempotencyConflict("this Idempotency-Key was already used for a different command")
         records = self.records(str(bid), body["first"], body["last"])
-        state = self.load(str(bid))
-        return Submitted(body["last"], records, state.public)
+        ended_here = isinstance(records[-1].event, BattleEnded) and not state.created.private
+        return Submitted(body["last"], records, ended_here)
 
     # -- reading ---------------------------------------------------------------------------
     def load(self, battle_id: str, at: int | None = None) -> BattleState:
