@@ -353,13 +353,23 @@ class Sets:
         found = list(self.battles.store.events.get(key, limit=1))
         return found[0].body["set_id"] if found else None
 
+    @staticmethod
+    def shown_setup(state: SetState) -> dict[str, Any] | None:
+        """The set's public setup, without what its rules withhold (a scripted deck order)
+        until every battle of it is public."""
+        created = state.created
+        if state.ended is not None and not created.private:
+            return created.public_setup
+        withheld = get_ruleset(created.ruleset).withhold_setup(created.public_setup)
+        return created.public_setup if withheld is None else withheld
+
     def get(self, set_id: str) -> dict[str, Any]:
         """The set as JSON: its battles, score and result, and its head hash."""
         state = self.load(set_id)
         created = state.created
         current = next((b.battle_id for b in state.battles if not b.finished), None)
         return {"set_id": state.set_id, "ruleset": created.ruleset, "players": created.players,
-                "games": created.games, "mode": created.mode, "setup": created.public_setup,
+                "games": created.games, "mode": created.mode, "setup": self.shown_setup(state),
                 "battles": [msgspec.to_builtins(b) for b in state.battles], "score": state.score(),
                 "winner": state.ended.winner if state.ended else None, "finished": state.ended is not None,
                 "current_battle": current, "head": state.chain, "seq": state.seq, "created_at": created.created_at}

@@ -30,17 +30,18 @@ def build(state: BattleState, records: Sequence[Recorded], viewer: Viewer = SPEC
     """Full once the battle is public; otherwise redacted for `viewer` and the seed withheld."""
     created: BattleCreated = records[0].event  # type: ignore[assignment]
     full = state.public or viewer.omniscient
+    shown = OMNISCIENT if full else viewer
+    events = [wire_event(r, shown, state.public) for r in records]
     header = {
         "format": FORMAT, "version": VERSION, "battle_id": state.battle_id,
         "ruleset": {"id": created.ruleset, "version": created.ruleset_version,
                     "content_hash": created.content_hash},
-        "setup": created.setup, "players": created.players,
+        "setup": events[0]["data"]["setup"], "players": created.players,
         "seed": {"commitment": created.seed_commitment, "nonces": created.seed_nonces,
                  "revealed": created.seed if full else None},
         "created_at": created.created_at,
     }
-    shown = OMNISCIENT if full else viewer
-    return Replay(header, [wire_event(r, shown, state.public) for r in records])
+    return Replay(header, events)
 
 
 def dumps(replay: Replay) -> bytes:

@@ -13,9 +13,9 @@ import msgspec
 import orjson
 
 from .chain import GENESIS, chain_of
-from .errors import BattleOver, NotYourTurn, RuleViolation, SetupError
+from .errors import BattleOver, NotYourTurn, RuleViolation, SetupError, UnknownRuleset
 from .events import Command, Event, Recorded, event_data, secret, server_only
-from .ruleset import Outcome, Ruleset
+from .ruleset import Outcome, Ruleset, get_ruleset
 from .rng import Rng, batch_cursor
 
 
@@ -34,6 +34,13 @@ class BattleCreated(Event, frozen=True, kw_only=True):
     seat_token_hashes: Annotated[dict[str, str] | None, server_only()] = None
     created_at: str
     private: bool = False
+
+    def withheld(self) -> dict[str, Any]:
+        try:
+            shown = get_ruleset(self.ruleset).withhold_setup(self.setup)
+        except UnknownRuleset:      # rules not installed here cannot say what is public
+            return {"setup": None}
+        return {} if shown is None else {"setup": shown}
 
 
 class SetupSealed(Event, frozen=True, kw_only=True):

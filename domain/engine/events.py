@@ -81,6 +81,12 @@ class Event(msgspec.Struct, frozen=True, kw_only=True):
             raise TypeError(f"topic {topic!r} is already used by {_TOPICS[topic].__qualname__}")
         _TOPICS[topic] = cls
 
+    def withheld(self) -> dict[str, Any]:
+        """Fields shown in a reduced form to every viewer but omniscient ones until the battle
+        is public, by field name: for data whose hidden part depends on its content (a setup
+        that scripts a deck order, say), which a field marker cannot express."""
+        return {}
+
     def starts_batch(self) -> bool:
         """True for action events: the echo of a command, first in its batch."""
         return type(self).COMMAND is not None
@@ -194,20 +200,31 @@ def redact(event: Event, viewer: Viewer, public: bool) -> tuple[dict[str, Any], 
         if data[name] is not None:
             data[name] = None
             whole = False
+    for name, shown in event.withheld().items():
+        data[name] = shown
+        whole = False
     return data, whole
 
 
 def wire_event(rec: Recorded, viewer: Viewer, public: bool) -> dict[str, Any]:
-    """The `{seq, type, data, chain}` message of every channel; chain only when seen whole.
+    """The `{seq, type, data, chain}` message of every channel.
 
-    Data of a class version above 1 says so in `v`. A record seen whole is sent as it was
-    written, so its chain still checks; a redacted one is sent in the current form.
+    The chain is sent once the battle is public, and to omniscient viewers; to nobody else,
+    not even with an event they see whole: each chain commits to every event before it, so a
+    viewer holding two chains around a hidden event could test guesses of its hidden values
+    (which of 30 cards) until one hashes right. An event whose data was redacted for the
+    viewer says so with `redacted: true`. Data of a class version above 1 says so in `v`.
+    A record seen whole is sent as it was written, so its chain still checks; a redacted
+    one is sent in the current form.
     """
     data, whole = redact(rec.event, viewer, public)
     version = type(rec.event).class_version
     if whole and rec.written is not None:
         data, version = dict(rec.written), rec.version
-    wire = {"seq": rec.seq, "type": rec.event.TOPIC, "data": data, "chain": rec.chain if whole else None}
+    wire = {"seq": rec.seq, "type": rec.event.TOPIC, "data": data,
+            "chain": rec.chain if public or viewer.omniscient else None}
+    if not whole:
+        wire["redacted"] = True
     if version > 1:
         wire["v"] = version
     return wire

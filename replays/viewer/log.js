@@ -99,7 +99,7 @@ export class EventLog {
 
   showDetail(event) {
     if (!event) return clear(this.detail);
-    const hidden = event.chain === null ? el("span", { class: "chip hidden-chip", text: "partly hidden" }) : null;
+    const hidden = event.redacted ? el("span", { class: "chip hidden-chip", text: "partly hidden" }) : null;
     return clear(this.detail,
       el("div", { class: "detail-head" }, el("b", { text: `#${event.seq} ` }), event.type, " ", hidden),
       el("pre", { class: "detail-json", text: pretty(event.data) }));
@@ -115,7 +115,7 @@ function pretty(data) {
 // One line of an event's data: the acting seat first, hidden (null) fields of a redacted
 // event marked as such, long lists and objects shortened.
 function summary(event) {
-  const redacted = event.chain === null;
+  const redacted = event.redacted === true;
   const parts = [];
   for (const [key, value] of Object.entries(event.data)) {
     if (value === null) {

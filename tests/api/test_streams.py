@@ -82,7 +82,7 @@ def test_ws_follows_a_battle_to_its_end_and_closes(server, http):
     # Before the batch that ended it, the battle was live: p2 saw only what p2 may see.
     before_end = [m for m in got if m["seq"] < answers[-1]["events"][0]["seq"]]
     assert all(hidden_leaks(m, "p2") == [] for m in before_end)
-    assert any(m["chain"] is None for m in before_end)
+    assert all(m["chain"] is None for m in before_end) and any(m.get("redacted") for m in before_end)
 
 
 def test_ws_redacts_per_viewer_and_refuses_bad_tokens(server, http):
@@ -97,7 +97,7 @@ def test_ws_redacts_per_viewer_and_refuses_bad_tokens(server, http):
         drawn = [m for m in messages if m["type"] == "deckduel.CardsDrawn"]
         for m in drawn:
             assert (m["data"]["cards"] is not None) == (m["data"]["seat"] == seat)
-            assert (m["chain"] is not None) == (m["data"]["seat"] == seat)
+            assert m["chain"] is None and m.get("redacted", False) == (m["data"]["seat"] != seat)
     with pytest.raises(Exception) as refused:
         with connect(ws_url(server, bid, 1, "wrong")) as ws:
             ws.recv(timeout=5)

@@ -13,8 +13,8 @@ import pytest
 
 from domain.ai import get_policy
 from domain.ai.match import Match, play, seeded_bytes
-from domain.battles import Battles
-from domain.engine.battle import BattleState, decide_batch
+from domain.battles import Battles, view_json
+from domain.engine.battle import BattleState, decide_batch, open_battle
 from domain.engine.errors import NotYourTurn, RuleViolation
 from domain.engine.events import (OMNISCIENT, SPECTATOR, Secret, Viewer, decode_event, hidden_fields, redact,
                                   wire_event)
@@ -44,6 +44,12 @@ class RulesetContract(ABC):
     @abstractmethod
     def command_universe(self, game: Any, seat: str) -> Sequence[dict[str, Any]]:
         """A finite set of well-formed wire commands covering every kind the ruleset has."""
+
+    @abstractmethod
+    def hidden_setup_variants(self) -> Sequence[tuple[dict[str, Any], dict[str, Any], str]]:
+        """(setup A, setup B, owner): two setups that differ only in what the rules hide, such
+        as a scripted deck order or a sealed inventory; `owner` is the seat whose own view may
+        differ between them (its hand dealt from that order, say)."""
 
     # -- shared machinery ---------------------------------------------------------------------
     @property
@@ -174,10 +180,19 @@ class RulesetContract(ABC):
                 if sees:
                     continue
                 assert redact(rec.event, viewer, False) == redact(changed, viewer, False), (rec.seq, viewer)
-                assert wire_event(rec, viewer, False)["chain"] is None or not any(
-                    getattr(rec.event, n) is not None for n, _ in marks)
+                wire = wire_event(rec, viewer, False)
+                assert wire["chain"] is None
+                assert wire.get("redacted", False) == any(getattr(rec.event, n) is not None for n, _ in marks)
                 checked += 1
         assert checked > 0
+
+    def test_no_chain_reaches_a_player_or_spectator_before_the_battle_is_public(self, matches):
+        """Every chain commits to the hidden events before it (the brute-force test in
+        tests/engine/test_events.py), so none is sent until the log is public."""
+        m = matches[0]
+        for viewer in self.viewers():
+            assert all(wire_event(r, viewer, False)["chain"] is None for r in m.records)
+            assert [wire_event(r, viewer, True)["chain"] for r in m.records] == [r.chain for r in m.records]
 
     def test_what_the_rules_hide_is_hidden_in_every_viewers_log(self, matches):
         assert self.hidden_by_rule, "declare hidden_by_rule for this ruleset"
@@ -212,6 +227,27 @@ class RulesetContract(ABC):
                         orjson.dumps(self.ruleset.view(other, viewer)), (state.seq, owner, viewer)
                     checked += 1
         assert checked > 0
+
+    def test_setups_that_script_hidden_data_never_show_it(self):
+        """A scripted order is hidden like a shuffle: from BattleCreated's setup, the rest of the
+        create batch, the replay header and the views, every other viewer gets the same bytes."""
+        variants = self.hidden_setup_variants()
+        assert variants, "declare hidden_setup_variants for this ruleset"
+        for a, b, owner in variants:
+            made = [self.created(setup) for setup in (a, b)]
+            assert [r.event for r in made[0][1]] != [r.event for r in made[1][1]], "the variants are the same"
+            for viewer in self.viewers():
+                if viewer.seat == owner:
+                    continue
+                seen = [orjson.dumps([dumps(build(state, records, viewer)).decode(), view_json(state, viewer)])
+                        for state, records in made]
+                assert seen[0] == seen[1], (owner, viewer)
+
+    def created(self, setup: dict[str, Any]) -> tuple[BattleState, list[Any]]:
+        """The create batch of a battle with this setup, its seed and id fixed."""
+        return open_battle(self.ruleset, battle_id="00000000-0000-4000-8000-00000000feed", setup=setup,
+                           players={seat: f"player-{seat}" for seat in self.ruleset.seats},
+                           revealed=seeded_bytes("scripted"), created_at="2026-01-01T00:00:00.000Z")
 
     def viewers(self) -> list[Viewer]:
         return [SPECTATOR, *(Viewer(seat=s) for s in self.ruleset.seats)]

@@ -6,7 +6,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from domain.engine.rng import Rng
-from domain.rulesets.deckduel.content import CARDS
+from domain.rulesets.deckduel.content import CARDS, CONTENT
 from domain.rulesets.deckduel.state import SEATS, Duel
 
 from .contract import RulesetContract
@@ -26,6 +26,17 @@ class TestDeckduelContract(RulesetContract):
         "deckduel.EnergyGained": {"cards": None},
         "deckduel.EnergyPaid": {"cards": None},
     }
+
+    def hidden_setup_variants(self) -> list[tuple[dict[str, Any], dict[str, Any], str]]:
+        """A deck that is not shuffled, in two orders: only its owner's hand may differ."""
+        variants = []
+        for seat, other in (("p2", "p1"), ("p1", "p2")):
+            deck = list(CONTENT.characters["brom"].deck_list())
+            scripted = [{seat: {"character": "brom", "deck": order, "shuffle": False},
+                         other: {"character": "kira"}, "first_player": "p1"}
+                        for order in (deck, deck[::-1])]
+            variants.append((scripted[0], scripted[1], seat))
+        return variants
 
     def perturb_hidden(self, game: Duel, owner: str | None, rng: Rng) -> Duel:
         """A seat hides its hand and its locked mulligan; nobody sees deck order or energy."""

@@ -11,6 +11,7 @@ import msgspec
 import orjson
 
 from domain.rulesets.ring.roster import loadout
+from domain.rulesets.ring.setup import deck_json
 from domain.rulesets.ring.state import Ring
 from domain.rulesets.ring.targets import actions
 
@@ -33,6 +34,18 @@ class TestRingContract(RulesetContract):
         "ring.TeamPreviewed": {"team": "seat"},
     }
     rare_hidden_topics = ("ring.TeamPreviewed",)
+
+    def hidden_setup_variants(self) -> list[tuple[dict[str, Any], dict[str, Any], str]]:
+        """Ring scripts no order; what its setup hides is each inventory: the same items packed
+        in another order, and another set of items bought with the same GP."""
+        variants = []
+        for seat, other in (("p2", "p1"), ("p1", "p2")):
+            deck = deck_json("iron_wall")
+            items = list(deck["items"])
+            setups = [{seat: {"deck": {**deck, "items": packed}}, other: {"deck": "ember_rush"}}
+                      for packed in (items, items[::-1])]
+            variants.append((setups[0], setups[1], seat))
+        return variants
 
     def perturb_hidden(self, game: Ring, owner: str | None, rng: Rng) -> Ring:
         """A seat hides its inventory and its locked picks (unless previewed to the other)."""

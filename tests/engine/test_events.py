@@ -3,9 +3,10 @@ from typing import Annotated
 import orjson
 import pytest
 
+from domain.engine.chain import chain_of
 from domain.engine.errors import ReplayError, RuleViolation
 from domain.engine.events import (OMNISCIENT, SPECTATOR, Command, CommandCodec, Event, Recorded, Viewer,
-                                  decode_event, redact, secret, server_only, wire_event)
+                                  decode_event, event_data, redact, secret, server_only, wire_event)
 
 
 class CardPeeked(Event, frozen=True, kw_only=True):
@@ -44,11 +45,33 @@ def test_secret_fields_are_visible_to_the_owner_and_omniscient_only():
     assert redact(e, SPECTATOR, public=True)[1] is True
 
 
-def test_chain_is_withheld_unless_the_event_is_seen_whole():
+def test_chains_are_sent_once_the_battle_is_public_and_redaction_is_flagged():
     rec = Recorded(4, CardPeeked(seat="p1", card="jab"), "ab" * 32)
-    assert wire_event(rec, Viewer("p1"), False)["chain"] == "ab" * 32
+    # Seen whole by its owner, yet no chain: it commits to the hidden events before it.
+    assert wire_event(rec, Viewer("p1"), False) == {
+        "seq": 4, "type": "test.CardPeeked", "data": {"seat": "p1", "card": "jab", "order": None, "count": 0},
+        "chain": None}
     assert wire_event(rec, Viewer("p2"), False)["chain"] is None
-    assert wire_event(rec, Viewer("p2"), True)["chain"] == "ab" * 32
+    assert wire_event(rec, Viewer("p2"), False)["redacted"] is True
+    assert wire_event(rec, OMNISCIENT, False)["chain"] == "ab" * 32
+    assert wire_event(rec, Viewer("p2"), True) == {
+        "seq": 4, "type": "test.CardPeeked", "data": {"seat": "p1", "card": "jab", "order": None, "count": 0},
+        "chain": "ab" * 32}
+
+
+def test_a_visible_chain_would_let_a_viewer_brute_force_the_hidden_event_before_it():
+    """Why chains wait for the end: from chain 3 and the whole event 5 with its chain, the
+    hidden card of event 4 is found by trying each card id."""
+    before = "cd" * 32
+    hidden = Recorded(4, CardPeeked(seat="p1", card="jab"), chain_of(before, 4, "test.CardPeeked",
+                                                                    event_data(CardPeeked(seat="p1", card="jab"))))
+    after = CardPeeked(seat="p2", card=None)
+    chain5 = chain_of(hidden.chain, 5, "test.CardPeeked", event_data(after))
+    guesses = [card for card in ("hook", "jab", "cross")
+               if chain_of(chain_of(before, 4, "test.CardPeeked", event_data(CardPeeked(seat="p1", card=card))),
+                           5, "test.CardPeeked", event_data(after)) == chain5]
+    assert guesses == ["jab"]
+    assert wire_event(Recorded(5, after, chain5), Viewer("p2"), False)["chain"] is None
 
 
 def test_topics_are_explicit_and_unique():

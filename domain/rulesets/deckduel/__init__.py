@@ -14,7 +14,7 @@ from . import decide as rules
 from .commands import CODEC
 from .content import CONTENT
 from .evolve import evolve as _evolve
-from .setup import DEFAULT_SETUP, DuelSetup, parse_setup
+from .setup import DEFAULT_SETUP, DuelSetup, parse_setup, withhold_setup
 from .state import SEATS, Duel, Params
 from .view import view as _view
 
@@ -43,6 +43,9 @@ class Deckduel:
 
     def parse_setup(self, raw: Mapping[str, Any]) -> DuelSetup:
         return parse_setup(raw)
+
+    def withhold_setup(self, setup: Mapping[str, Any]) -> dict[str, Any] | None:
+        return withhold_setup(setup)
 
     def start(self, setup: DuelSetup, rng: Rng) -> Sequence[Event]:
         return rules.start(setup, rng)

@@ -79,3 +79,16 @@ def parse_seat(seat: str, raw: Any, params: Params) -> tuple[str, tuple[str, ...
     if not isinstance(shuffle, bool):
         raise SetupError(f"{seat}.shuffle", "must be true or false")
     return character.id, tuple(deck), shuffle
+
+
+def withhold_setup(setup: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A deck that is not shuffled keeps its scripted order, which is as secret as a shuffle
+    (seed 004: nobody knows the deck order): until the battle is public, such a deck shows
+    only what it holds, sorted. A shuffled deck's listed order means nothing and stays."""
+    shown, hidden = dict(setup), False
+    for seat in SEATS:
+        part = setup.get(seat)
+        if isinstance(part, Mapping) and part.get("shuffle") is False and isinstance(part.get("deck"), list):
+            shown[seat] = {**part, "deck": sorted(part["deck"])}
+            hidden = True
+    return shown if hidden else None

@@ -54,6 +54,10 @@ class RingRuleset:
     def unseal_setup(self, public: Mapping[str, Any], sealed: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
         return unseal_setup(public, sealed)
 
+    def withhold_setup(self, setup: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Nothing: a ring setup scripts no order, and its inventories are sealed apart."""
+        return None
+
     def start(self, setup: RingSetup, rng: Rng) -> Sequence[Event]:
         return _start(setup, rng)
 
