@@ -63,9 +63,14 @@ def leaderboard(ruleset: Annotated[str, Path(max_length=64)], request: Request,
     """Ranked by openskill ordinal (mu - 3 sigma), rated from finished sets."""
     get_ruleset(ruleset)
     store = request.app.state.services.views
+    # The ranking first, then the stats: a projection update writes both at once, so every
+    # ranked player already has stats by the second read. The other order could see a player
+    # ranked by an update that landed between the reads, with no stats yet.
+    ranking = store.ztop(store.key("leaderboards", ruleset, "ranking"), limit)
     stats = store.hgetall(store.key("leaderboards", ruleset, "stats"))
-    rows = [rating_row(rank, player, stats[player])
-            for rank, (player, _) in enumerate(store.ztop(store.key("leaderboards", ruleset, "ranking"), limit), 1)]
+    # A rebuild deletes the keys in pages: a player it has already taken out is left out.
+    rows = [rating_row(rank, player, stats[player]) for rank, (player, _) in enumerate(ranking, 1)
+            if player in stats]
     return json_response({"ruleset": ruleset, "players": rows})
 
 
