@@ -2,6 +2,8 @@
 
 - `GET /viewer/` (the battle list) and `GET /viewer/battles/{id}` serve the one page;
   `GET /viewer/assets/{name}` its scripts and style. No build step, nothing external.
+- `GET /`, the address a fresh server is opened at, sends people to the battle list, which
+  links the API docs.
 - `GET /viewer/api/battles/{id}/timeline` tells the page who it may view as and where the
   battle's actions and turns begin, so it can step by them whatever the ruleset.
 - `POST /replays/at` and `POST /replays/timeline` do the same for a replay file dropped on
@@ -15,7 +17,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from starlette.concurrency import run_in_threadpool
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 
 from domain.engine.battle import BattleState
 from domain.engine.events import Viewer
@@ -46,6 +48,12 @@ REPLAY_BODY = {"requestBody": {"required": True, "content": {
 def page() -> Response:
     return Response((ASSETS / "index.html").read_bytes(), media_type="text/html; charset=utf-8",
                     headers=PAGE_HEADERS)
+
+
+@router.get("/", include_in_schema=False)
+def root() -> RedirectResponse:
+    """Not an API operation, so kept out of the schema (and the API fuzzing built on it)."""
+    return RedirectResponse("/viewer/", status_code=307)
 
 
 @router.get("/viewer/", include_in_schema=False)

@@ -1,4 +1,5 @@
 // The battle list: live battles (refreshed while the page is open) and ended ones.
+// showList returns the way to leave it: no more refreshes, and the one under way is cancelled.
 
 import { getJSON } from "./api.js";
 import { clear, el, humanize } from "./widgets.js";
@@ -6,11 +7,13 @@ import { clear, el, humanize } from "./widgets.js";
 const REFRESH_MS = 5000;
 
 export function showList(root, onError) {
+  const requests = new AbortController();
+  const signal = requests.signal;
   const load = async () => {
     try {
       const [live, ended] = await Promise.all([
-        getJSON("/battles", { query: { status: "live", limit: 50 } }),
-        getJSON("/battles", { query: { status: "ended", limit: 50 } }),
+        getJSON("/battles", { query: { status: "live", limit: 50 }, signal }),
+        getJSON("/battles", { query: { status: "ended", limit: 50 }, signal }),
       ]);
       fill(root.querySelector("#live-battles"), live.battles, "No battle is running right now.");
       fill(root.querySelector("#ended-battles"), ended.battles, "No battle has ended yet.");
@@ -19,7 +22,11 @@ export function showList(root, onError) {
     }
   };
   load();
-  return setInterval(load, REFRESH_MS);
+  const timer = setInterval(load, REFRESH_MS);
+  return () => {
+    clearInterval(timer);
+    requests.abort();
+  };
 }
 
 function fill(table, battles, empty) {

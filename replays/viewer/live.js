@@ -23,6 +23,7 @@ export class LiveFeed {
   }
 
   receive(data) {
+    if (this.stopped) return;   // already queued when the page left the battle
     const text = typeof data === "string" ? data : new TextDecoder().decode(data);
     const event = JSON.parse(text);
     if (event.seq !== this.next) return;

@@ -105,6 +105,12 @@ export class Player extends EventTarget {
     this.emit("playing");
   }
 
+  // The page left this battle: no more ticks, and the view still wanted there is forgotten.
+  stop() {
+    this.pause();
+    this.wanted = null;
+  }
+
   setSpeed(speed) {
     this.speed = speed;
     this.schedule();

@@ -5,9 +5,25 @@
 
 import { getJSON, postBytes } from "./api.js";
 
-export class ServerSource {
+// Every request a source makes can be cancelled at once, when the page leaves the source.
+class Source {
+  constructor(kind) {
+    this.kind = kind;
+    this.requests = new AbortController();
+  }
+
+  get signal() {
+    return this.requests.signal;
+  }
+
+  close() {
+    this.requests.abort();
+  }
+}
+
+export class ServerSource extends Source {
   constructor(battleId, token) {
-    this.kind = "server";
+    super("server");
     this.battleId = battleId;
     this.token = token || null;
     this.seat = null;          // the token's seat, once the server has said which
@@ -23,20 +39,20 @@ export class ServerSource {
 
   async timeline(perspective) {
     const { token, query } = this.auth(perspective);
-    const found = await getJSON(`/viewer/api${this.base}/timeline`, { token, query });
+    const found = await getJSON(`/viewer/api${this.base}/timeline`, { token, query, signal: this.signal });
     this.seat = found.seat;
     return found;
   }
 
   async events(perspective, from = 1) {
     const { token, query } = this.auth(perspective);
-    const found = await getJSON(`${this.base}/events`, { token, query: { ...query, from } });
+    const found = await getJSON(`${this.base}/events`, { token, query: { ...query, from }, signal: this.signal });
     return found.events;
   }
 
   view(perspective, seq) {
     const { token, query } = this.auth(perspective);
-    return getJSON(`${this.base}/at/${seq}`, { token, query });
+    return getJSON(`${this.base}/at/${seq}`, { token, query, signal: this.signal });
   }
 
   streamUrl(perspective, from) {
@@ -48,9 +64,9 @@ export class ServerSource {
   }
 }
 
-export class FileSource {
+export class FileSource extends Source {
   constructor(name, bytes, header, events) {
-    this.kind = "file";
+    super("file");
     this.name = name;
     this.bytes = bytes;        // as dropped (JSONL or gzip); the server reads either
     this.header = header;
@@ -62,7 +78,7 @@ export class FileSource {
   }
 
   async timeline() {
-    this.marks = this.marks ?? (await postBytes("/replays/timeline", this.bytes));
+    this.marks = this.marks ?? (await postBytes("/replays/timeline", this.bytes, { signal: this.signal }));
     return this.marks;
   }
 
@@ -71,11 +87,11 @@ export class FileSource {
   }
 
   view(perspective, seq) {
-    return postBytes("/replays/at", this.bytes, { query: { seq, as: perspective } });
+    return postBytes("/replays/at", this.bytes, { query: { seq, as: perspective }, signal: this.signal });
   }
 
   verify() {
-    return postBytes("/replays/verify", this.bytes);
+    return postBytes("/replays/verify", this.bytes, { signal: this.signal });
   }
 }
 

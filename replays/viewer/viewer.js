@@ -18,6 +18,9 @@ const REFRESH_MS = 150;
 const TOAST_MS = 7000;
 const URL_MS = 250;
 
+// A request cancelled because the page left its source is no failure: nothing to report.
+const cancelled = (error) => error?.name === "AbortError";
+
 class App {
   constructor() {
     this.source = null;
@@ -25,7 +28,7 @@ class App {
     this.timeline = null;
     this.feed = null;
     this.views = new Map();
-    this.generation = 0;       // views asked for under an older perspective are dropped
+    this.generation = 0;       // answers asked for under an older source or perspective are dropped
     this.player = new Player((seq) => this.loadView(seq));
     this.log = new EventLog($("#log-panel"), (seq) => this.player.seek(seq));
     this.controls = new Controls($("#controls"), this.player,
@@ -42,7 +45,7 @@ class App {
   async openServer(battleId) {
     const token = new URLSearchParams(window.location.hash.slice(1)).get("token");
     const wanted = new URLSearchParams(window.location.search);
-    this.source = new ServerSource(battleId, token);
+    this.use(new ServerSource(battleId, token));
     this.showPage("battle");
     try {
       const first = await this.source.timeline(token ? null : "spectator");
@@ -60,16 +63,27 @@ class App {
   async openFile(file) {
     try {
       const source = await readReplayFile(file);
-      this.stopFeed();
-      this.source = source;
+      this.use(source);
       window.history.pushState(null, "", "/viewer/");
       this.showPage("battle");
       await this.load("spectator", null);
       source.report = await source.verify();
       if (this.source === source) this.fileBadge();
     } catch (error) {
-      this.toast(error.message, "error");
+      this.warn(error);
     }
+  }
+
+  // Leave the current source for another. Nothing the old one still has under way may touch
+  // the page afterwards: its requests are cancelled (and fail as AbortError, which nobody
+  // reports), its live stream, playback and pending address-bar update are stopped.
+  use(source) {
+    this.source?.close();
+    this.stopFeed();
+    this.player.stop();
+    clearTimeout(this.urlTimer);
+    this.generation += 1;
+    this.source = source;
   }
 
   // (Re)load everything for a perspective: nothing seen under another one is kept.
@@ -170,7 +184,7 @@ class App {
         this.controls.drawTicks();
         this.renderTitle();
       } catch (error) {
-        this.toast(error.message, "error");
+        this.warn(error);
       }
     }, REFRESH_MS);
   }
@@ -214,15 +228,20 @@ class App {
   }
 
   showPage(name) {
-    if (name !== "list") clearInterval(this.listTimer);
+    if (name !== "list") this.leaveList?.();
     $("#list-page").hidden = name !== "list";
     $("#battle-page").hidden = name !== "battle";
     $("#perspective-box").hidden = name !== "battle";
   }
 
   fail(error) {
+    if (cancelled(error)) return;
     clear($("#state"), el("p", { class: "error-state", text: error.message }));
     this.toast(error.message, "error");
+  }
+
+  warn(error) {
+    if (!cancelled(error)) this.toast(error.message, "error");
   }
 
   toast(text, kind = "info") {
@@ -272,7 +291,7 @@ function boot() {
     app.openServer(decodeURIComponent(match[1]));
   } else {
     app.showPage("list");
-    app.listTimer = showList($("#list-page"), (error) => app.toast(error.message, "error"));
+    app.leaveList = showList($("#list-page"), (error) => app.warn(error));
   }
 }
 

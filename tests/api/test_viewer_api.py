@@ -160,6 +160,16 @@ def test_the_page_and_its_assets(client):
         assert missing.status_code == 404 and orjson.loads(missing.content)["error"]["code"] == "not_found"
 
 
+def test_the_root_address_leads_to_the_battle_list(client):
+    root = client.get("/", follow_redirects=False)
+    assert (root.status_code, root.headers["location"]) == (307, "/viewer/")
+    listing = client.get("/")
+    assert listing.url.path == "/viewer/" and listing.text == client.get("/viewer/").text
+    for linked in ("/docs", "/openapi.json"):
+        assert f'href="{linked}"' in listing.text and client.get(linked).status_code == 200
+    assert "/" not in client.get("/openapi.json").json()["paths"]
+
+
 def test_the_viewer_loads_nothing_from_elsewhere():
     for path in ASSETS.iterdir():
         text = path.read_text()

@@ -1,9 +1,13 @@
 """A replay file opened or dropped on the page plays from the file: the log is read in the
-browser (gzip too), the views come from POST /replays/at, and the file is verified."""
+browser (gzip too), the views come from POST /replays/at, and the file is verified. Nothing
+the battle it replaces still had under way (a request, an address-bar update) reaches the page."""
 from __future__ import annotations
 
 import base64
 import gzip
+from typing import Any
+
+import pytest
 
 from .helpers import position, shot, shown
 
@@ -14,6 +18,18 @@ DROP = """async ([name, data]) => {
   document.querySelector("#log-list").dispatchEvent(
     new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
 }"""
+SETTLED_MS = 600      # past the page's 250 ms address-bar delay and a local round trip
+
+
+def drop(page: Any, name: str, replay: bytes) -> None:
+    page.evaluate(DROP, [name, base64.b64encode(replay).decode()])
+
+
+def holding(page: Any, pattern: str) -> list[Any]:
+    """Requests matching `pattern` are held (unanswered) until the test answers them itself."""
+    held: list[Any] = []
+    page.route(pattern, lambda route: held.append(route))
+    return held
 
 
 def test_an_opened_gzip_replay_plays_from_the_file(page, server, http, finished_ring, tmp_path):
@@ -44,16 +60,65 @@ def test_an_opened_gzip_replay_plays_from_the_file(page, server, http, finished_
     shot(page, "ring-replay-file")
 
 
-def test_a_replay_dropped_on_a_battle_page_replaces_it(page, server, http, finished_ring):
-    replay = http.get(f"/battles/{finished_ring}/replay").content
+@pytest.fixture
+def replay(http, finished_ring) -> bytes:
+    return http.get(f"/battles/{finished_ring}/replay").content
+
+
+def last_seq(replay: bytes) -> int:
+    return len(replay.splitlines()) - 1
+
+
+def stays_on_the_file(page: Any, server: str, last: int) -> None:
+    """Once whatever the old battle still had under way would have landed: still the file, at its end."""
+    page.wait_for_timeout(SETTLED_MS)
+    assert page.url == f"{server}/viewer/"
+    assert position(page) == (last, last) and page.locator(f'#state[data-seq="{last}"] .view').count() == 1
+    assert page.locator("#toast.error").count() == 0
+
+
+def test_a_replay_dropped_on_a_battle_page_replaces_it(page, server, finished_ring, replay):
     page.goto(f"{server}/viewer/battles/{finished_ring}?seq=5")
     page.wait_for_selector('#state[data-seq="5"] .view')
-    page.evaluate(DROP, ["dropped.jsonl", base64.b64encode(replay).decode()])
+    drop(page, "dropped.jsonl", replay)
     page.wait_for_selector("#status-badge.ok")
     page.wait_for_url(f"{server}/viewer/")
-    last = len(replay.splitlines()) - 1
+    last = last_seq(replay)
     shown(page, last)
     assert position(page) == (last, last)
+
+
+def test_a_replay_dropped_right_after_a_seek_keeps_its_own_address(page, server, finished_ring, replay):
+    page.goto(f"{server}/viewer/battles/{finished_ring}?seq=5")
+    shown(page, 5)
+    page.keyboard.press("ArrowRight")                   # the address bar would say seq=6 in 250 ms
+    drop(page, "dropped.jsonl", replay)
+    shown(page, last_seq(replay))
+    stays_on_the_file(page, server, last_seq(replay))
+
+
+def test_a_view_still_loading_for_the_old_battle_is_cancelled(page, server, finished_ring, replay):
+    page.goto(f"{server}/viewer/battles/{finished_ring}?seq=5")
+    shown(page, 5)
+    held = holding(page, f"**/battles/{finished_ring}/at/6*")
+    with page.expect_request(f"**/battles/{finished_ring}/at/6*"):
+        page.keyboard.press("ArrowRight")
+    drop(page, "dropped.jsonl", replay)
+    shown(page, last_seq(replay))                       # without waiting for the old battle's answer
+    held[0].fulfill(status=503, json={"error": {"code": "unavailable", "message": "the old battle failed late"}})
+    stays_on_the_file(page, server, last_seq(replay))
+
+
+def test_the_old_battle_answering_late_does_not_reopen_it(page, server, finished_ring, replay):
+    held = holding(page, f"**/viewer/api/battles/{finished_ring}/timeline*")
+    with page.expect_request(f"**/viewer/api/battles/{finished_ring}/timeline*"):
+        page.goto(f"{server}/viewer/battles/{finished_ring}?seq=5")
+    drop(page, "dropped.jsonl", replay)
+    page.wait_for_selector("#status-badge.ok")
+    shown(page, last_seq(replay))
+    held[0].continue_()                                 # it would reopen the battle at seq 5
+    stays_on_the_file(page, server, last_seq(replay))
+    assert page.locator("#status-badge").inner_text() == "dropped.jsonl · verified"
 
 
 def test_a_file_that_is_no_replay_is_refused(page, server, tmp_path):

@@ -23,6 +23,20 @@ def test_the_list_links_to_a_finished_battle(page, server, finished_ring):
     page.wait_for_selector("#state .view")
 
 
+def test_the_root_address_opens_the_list_which_links_the_api_docs(page, server):
+    page.goto(f"{server}/")
+    assert page.url == f"{server}/viewer/"
+    links = page.locator("#list-page #api-links a")
+    assert links.evaluate_all("links => links.map(a => [a.textContent, a.getAttribute('href')])") == [
+        ["API docs", "/docs"], ["OpenAPI schema", "/openapi.json"]]
+    assert links.nth(0).is_visible() and links.nth(1).is_visible()
+    for link in ("/docs", "/openapi.json"):
+        assert page.request.get(f"{server}{link}").status == 200
+    page.click("text=OpenAPI schema")
+    page.wait_for_url(f"{server}/openapi.json")
+    assert '"openapi"' in page.content()
+
+
 def test_scrub_step_jump_and_play(page, server, http, finished_ring):
     marks = marks_of(http, finished_ring)
     last = marks["seq"]
