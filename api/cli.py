@@ -14,26 +14,29 @@ from rich.progress import Progress
 from domain.ai import get_policy
 from domain.ai.match import play, seeded_bytes
 from domain.battles import Battles, utc_now
+from domain.engine.battle import parse_battle_setup
 from domain.engine.errors import RingsideError
-from domain.engine.events import OMNISCIENT, Viewer
-from domain.engine.ruleset import all_rulesets, get_ruleset
-from domain.sets import Sets
+from domain.engine.events import OMNISCIENT
+from domain.engine.ruleset import Ruleset, all_rulesets, get_ruleset
+from domain.sets import MODES, Sets
 from replays import format as replay_format
 from replays.diff import first_divergence, view_at
 from replays.verify import verify
 
 from .cli_audit import audit_app, log, replay_import
-from .cli_bot import bot
-from .cli_errors import clean_errors, fail
+from .cli_bot import POLICY_NAMES, bot
+from .cli_errors import clean_errors, fail, perspective
 from .cli_projections import projections_app
 from .cli_serve import serve
-from .render import event_line
+from .render import event_line, score_line
 
 app = typer.Typer(help="Ringside: event-sourced battles.", no_args_is_help=True, add_completion=False,
                   pretty_exceptions_enable=False)
 replay_app = typer.Typer(help="Export, verify, show and diff replay files.", no_args_is_help=True)
 app.add_typer(replay_app, name="replay")
 DB = typer.Option(None, "--db", help="Database URL (default: $RINGSIDE_DATABASE_URL or sqlite:///./ringside.db)")
+AS_JSON = typer.Option(False, "--json", help="Print JSON.")
+VERIFY_EXIT = {"ok": 0, "fail": 1, "unverifiable": 2}
 
 
 def parse_json_option(text: str, option: str) -> Any:
@@ -49,13 +52,29 @@ def parse_json_option(text: str, option: str) -> Any:
         fail(f"{option} is not valid JSON: {exc}")
 
 
+def read_setup(rs: Ruleset[Any], text: str | None) -> dict[str, Any] | None:
+    """`--setup`, checked whole before any battle starts (and before any progress display)."""
+    if text is None:
+        return None
+    raw = parse_json_option(text, "--setup")
+    if not isinstance(raw, dict):
+        fail("--setup: the setup must be a JSON object")
+    parse_battle_setup(rs, raw)
+    return raw
+
+
+def progress_display(as_json: bool) -> Progress:
+    """A progress bar on a terminal only: elsewhere rich would leave a blank line in the output."""
+    return Progress(transient=True, disable=as_json or not sys.stdout.isatty())
+
+
 def out_json(value: Any) -> None:
     sys.stdout.write(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode() + "\n")
 
 
 @app.command()
 @clean_errors
-def rulesets(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+def rulesets(as_json: bool = AS_JSON) -> None:
     """List the rulesets."""
     rows = [{"id": r.id, "version": r.version, "content_hash": r.content_hash, "seats": list(r.seats)}
             for r in all_rulesets().values()]
@@ -71,25 +90,28 @@ def rulesets(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) 
 def simulate(ruleset: str = typer.Option(..., help="Ruleset id."),
              battles: int = typer.Option(1, min=1, help="How many battles."),
              seed: str = typer.Option("0", help="Simulation seed: same seed, same battles."),
-             bots: str = typer.Option("random,random", help="A policy per seat, comma-separated."),
+             bots: str = typer.Option("random,random", help=f"A policy per seat, comma-separated: {POLICY_NAMES}."),
              setup: str = typer.Option(None, help="Setup as JSON, or @file.json (default: the ruleset's)."),
-             db: str = DB, as_json: bool = typer.Option(False, "--json"),
+             db: str = DB, as_json: bool = AS_JSON,
              show_log: bool = typer.Option(False, "--show-log", help="Print the last battle's log."),
              games: int = typer.Option(None, "--set", min=1, max=99,
                                        help="Play sets of this many battles instead (--battles sets)."),
-             mode: str = typer.Option("best_of", help="Set mode: best_of (stop at a majority) or all.")) -> None:
+             mode: str = typer.Option(MODES[0], help=f"Set mode, one of {', '.join(MODES)}: best_of stops at a "
+                                                      "majority, all plays every battle.")) -> None:
     """Play bot-vs-bot battles (or sets of battles) and store them."""
     rs = get_ruleset(ruleset)
     names = bots.split(",")
     if len(names) != len(rs.seats):
         fail(f"--bots needs {len(rs.seats)} policies, one per seat ({','.join(rs.seats)})")
     policies = {seat: get_policy(name.strip(), rs.id) for seat, name in zip(rs.seats, names)}
-    raw_setup = parse_json_option(setup, "--setup") if setup else None
+    raw_setup = read_setup(rs, setup)
     if games is not None:
+        if mode not in MODES:
+            fail(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
         simulate_sets(rs.id, policies, battles, games, mode, seed, raw_setup, db, as_json, show_log)
         return
     ids, events, started = [], 0, time.perf_counter()
-    with Battles(db) as store, Progress(transient=True, disable=as_json) as progress:
+    with Battles(db) as store, progress_display(as_json) as progress:
         task = progress.add_task(f"{rs.id} battles", total=battles)
         for i in range(battles):
             match = play(rs, policies, battle_id=str(uuid.uuid4()), revealed=seeded_bytes(seed, "seed", i),
@@ -113,7 +135,7 @@ def simulate(ruleset: str = typer.Option(..., help="Ruleset id."),
 def simulate_sets(ruleset_id: str, policies: dict[str, Any], count: int, games: int, mode: str, seed: str,
                   raw_setup: Any, db: str | None, as_json: bool, show_log: bool) -> None:
     set_ids, ids, events, started = [], [], 0, time.perf_counter()
-    with Battles(db) as store, Progress(transient=True, disable=as_json) as progress:
+    with Battles(db) as store, progress_display(as_json) as progress:
         sets = Sets(store)
         task = progress.add_task(f"{ruleset_id} sets", total=count)
         for number in range(count):
@@ -132,7 +154,8 @@ def simulate_sets(ruleset_id: str, policies: dict[str, Any], count: int, games: 
                        f"in {seconds}s")
             for sid in set_ids:
                 result = sets.get(sid)
-                typer.echo(f"set {sid}: score {result['score']}, winner {result['winner'] or 'none (draw)'}")
+                typer.echo(f"set {sid}: score {score_line(result['score'])}, "
+                           f"winner {result['winner'] or 'none (draw)'}")
         if show_log:
             for wire in store.events(ids[-1], OMNISCIENT):
                 typer.echo(event_line(wire))
@@ -140,12 +163,17 @@ def simulate_sets(ruleset_id: str, policies: dict[str, Any], count: int, games: 
 
 @replay_app.command("export")
 @clean_errors
-def replay_export(battle_id: str, output: Path = typer.Option(None, "-o", "--output"),
-                  viewer: str = typer.Option("spectator", "--as", help="Viewer for an unfinished battle."),
+def replay_export(battle_id: str = typer.Argument(..., help="The battle's id."),
+                  output: Path = typer.Option(None, "-o", "--output",
+                                              help="File to write (.jsonl, .jsonl.gz: compressed); default stdout."),
+                  viewer: str = typer.Option("spectator", "--as",
+                                             help="Viewer for an unfinished battle: spectator, all or a seat."),
                   db: str = DB) -> None:
     """Write a battle's replay file (full once it has ended)."""
     with Battles(db) as store:
-        replay = replay_format.build(store.load(battle_id), store.records(battle_id), Viewer.parse(viewer))
+        state = store.load(battle_id)
+        who = perspective(viewer, state.created.players)
+        replay = replay_format.build(state, store.records(battle_id), who)
     if output is None:
         sys.stdout.buffer.write(replay_format.dumps(replay))
         return
@@ -155,42 +183,57 @@ def replay_export(battle_id: str, output: Path = typer.Option(None, "-o", "--out
 
 @replay_app.command("verify")
 @clean_errors
-def replay_verify(files: list[Path], as_json: bool = typer.Option(False, "--json")) -> None:
-    """Check hash chain, seed commitment and a full re-simulation."""
-    worst = 0
-    for path in files:
-        try:
-            report = verify(replay_format.read(path))
-        except RingsideError as exc:
-            typer.echo(f"FAIL {path}: {exc.message}")
-            worst = max(worst, 1)
-            continue
-        if as_json:
-            out_json({"file": str(path), **report.as_json()})
-        elif report.ok:
-            typer.echo(f"OK {path}")
-        elif report.status == "unverifiable":
-            typer.echo(f"UNVERIFIABLE {path}: {report.reason}")
-        else:
-            typer.echo(f"FAIL {path}: first bad event seq {report.seq}: {report.reason}")
-        worst = max(worst, {"ok": 0, "fail": 1, "unverifiable": 2}[report.status])
-    raise typer.Exit(worst)
+def replay_verify(files: list[Path] = typer.Argument(..., help="Replay files (.jsonl or .jsonl.gz)."),
+                  as_json: bool = typer.Option(False, "--json", help="Print each verified file's report as JSON.")
+                  ) -> None:
+    """Check hash chain, seed commitment and a full re-simulation; print OK, FAIL or UNVERIFIABLE per file.
+
+    Exit status:
+    0: every file is OK.
+    1: a file FAILs (a file that cannot be read or parsed FAILs too), whatever the others.
+    2: no file FAILs, and a file is UNVERIFIABLE (it pins a ruleset version that is not installed)."""
+    statuses = {verify_file(path, as_json) for path in files}
+    # A failure is what an auditor must not miss: it decides the exit status over the rest.
+    raise typer.Exit(1 if "fail" in statuses else max(VERIFY_EXIT[status] for status in statuses))
+
+
+def verify_file(path: Path, as_json: bool) -> str:
+    """Verify one file, print its line (or report), and return its status."""
+    try:
+        report = verify(replay_format.read(path))
+    except RingsideError as exc:
+        # The reader names the file ("<file>: ..." or "cannot read <file>: ..."); the FAIL line does already.
+        reason = exc.message.removeprefix(f"{path}: ").replace(f"cannot read {path}:", "cannot read:", 1)
+        typer.echo(f"FAIL {path}: {reason}")
+        return "fail"
+    if as_json:
+        out_json({"file": str(path), **report.as_json()})
+    elif report.ok:
+        typer.echo(f"OK {path}")
+    elif report.status == "unverifiable":
+        typer.echo(f"UNVERIFIABLE {path}: {report.reason}")
+    else:
+        typer.echo(f"FAIL {path}: first bad event seq {report.seq}: {report.reason}")
+    return report.status
 
 
 @replay_app.command("show")
 @clean_errors
-def replay_show(source: str = typer.Argument(..., metavar="FILE_OR_BATTLE_ID"),
-                at: int = typer.Option(None, "--at", min=1), viewer: str = typer.Option("spectator", "--as"),
+def replay_show(source: str = typer.Argument(..., metavar="FILE_OR_BATTLE_ID",
+                                             help="A replay file, or the id of a stored battle."),
+                at: int = typer.Option(None, "--at", min=1, help="Show the view after this seq (default: the last)."),
+                viewer: str = typer.Option("spectator", "--as", help="View as spectator, all or a seat."),
                 db: str = DB) -> None:
-    """Render the view at a point of a replay file, or of a stored battle (seeking from its
-    nearest keyframe)."""
-    who = Viewer.parse(viewer)
+    """Render the view at a point of a replay file, or of a stored battle (seeking from its nearest keyframe)."""
     if not Path(source).exists() and not source.endswith((".jsonl", ".gz")):
         with Battles(db) as store:
-            seq = at or store.load(source).seq
+            state = store.load(source)
+            who = perspective(viewer, state.created.players)
+            seq = at or state.seq
             out_json({"seq": seq, "view": store.view(source, who, at=seq)})
         return
     replay = replay_format.read(Path(source))
+    who = perspective(viewer, replay.header.get("players") or {})
     seq = at or len(replay.events)
     if seq > len(replay.events):
         fail(f"the replay has {len(replay.events)} events; there is no seq {seq}")
@@ -202,7 +245,8 @@ def replay_show(source: str = typer.Argument(..., metavar="FILE_OR_BATTLE_ID"),
 
 @replay_app.command("diff")
 @clean_errors
-def replay_diff(a: Path, b: Path) -> None:
+def replay_diff(a: Path = typer.Argument(..., help="The first replay file."),
+                b: Path = typer.Argument(..., help="The second replay file.")) -> None:
     """Show the first diverging event of two replays and the views there."""
     left, right = replay_format.read(a), replay_format.read(b)
     found = first_divergence(left, right)
@@ -224,5 +268,24 @@ app.command()(clean_errors(bot))
 app.add_typer(projections_app, name="projections")
 
 
+try:        # typer 0.2x carries its own click
+    from typer._click import exceptions as click_errors
+except ImportError:     # pragma: no cover - older typer uses click itself
+    from click import exceptions as click_errors
+
+
 def main() -> None:
-    app()
+    """The `ringside` command. A usage error (an unknown option, a value out of range) is one
+    `error:` line and exit 2, like every other refusal, rather than a boxed panel."""
+    try:
+        code = app(standalone_mode=False, prog_name="ringside")
+    except click_errors.NoArgsIsHelpError:
+        code = 2            # the help has been printed
+    except click_errors.UsageError as exc:
+        where = f"{exc.ctx.command_path}: " if exc.ctx else ""
+        typer.echo(f"error: {where}{exc.format_message()} (see --help)", err=True)
+        code = exc.exit_code
+    except typer.Abort:
+        typer.echo("error: aborted", err=True)
+        code = 1
+    sys.exit(code or 0)

@@ -8,13 +8,12 @@ import orjson
 import typer
 
 from domain.battles import Battles
-from domain.engine.events import Viewer
 from domain.sets import Sets
 from replays import format as replay_format
 from replays.audit import audit_set
 from replays.importer import import_replay
 
-from .cli_errors import clean_errors
+from .cli_errors import clean_errors, perspective
 from .render import event_line
 
 audit_app = typer.Typer(help="Audit competitive sets.", no_args_is_help=True)
@@ -23,7 +22,8 @@ FOLLOW_POLL_SECONDS = 0.25
 
 
 @clean_errors
-def replay_import(file: Path, db: str = DB) -> None:
+def replay_import(file: Path = typer.Argument(..., help="The replay file (.jsonl or .jsonl.gz)."),
+                  db: str = DB) -> None:
     """Store a replay file that verifies, under its own battle id."""
     replay = replay_format.read(file)
     with Battles(db) as store:
@@ -34,7 +34,8 @@ def replay_import(file: Path, db: str = DB) -> None:
 
 @audit_app.command("set")
 @clean_errors
-def audit_set_command(set_id: str, db: str = DB, as_json: bool = typer.Option(False, "--json")) -> None:
+def audit_set_command(set_id: str = typer.Argument(..., help="The set's id."), db: str = DB,
+                      as_json: bool = typer.Option(False, "--json", help="Print the report as JSON.")) -> None:
     """Verify every battle of a set, then its results, carry-over and score; exit 1 on a problem."""
     with Battles(db) as store:
         report = audit_set(store, Sets(store), set_id)
@@ -59,15 +60,16 @@ def shown(wire: dict, types: list[str], seat: str | None) -> bool:
 
 
 @clean_errors
-def log(battle_id: str, from_seq: int = typer.Option(1, "--from", min=1),
+def log(battle_id: str = typer.Argument(..., help="The battle's id."),
+        from_seq: int = typer.Option(1, "--from", min=1, help="Start at this event seq."),
         viewer: str = typer.Option("spectator", "--as", help="A seat, 'spectator' or 'all'."),
         types: list[str] = typer.Option([], "--type", help="Only these event types (a prefix; repeatable)."),
         seat: str = typer.Option(None, "--seat", help="Only events that name this seat or its units."),
         follow: bool = typer.Option(False, "--follow", "-f", help="Keep printing as a live battle goes on."),
         db: str = DB) -> None:
     """Print a battle's event log as the viewer may see it."""
-    who = Viewer.parse(viewer)
     with Battles(db) as store:
+        who = perspective(viewer, store.load(battle_id).created.players)
         after = from_seq - 1
         while True:
             store.cache.drop(battle_id)         # another process may be writing this battle

@@ -12,12 +12,16 @@ from typing import Any
 import httpx
 import typer
 
-from domain.ai import get_policy
+from domain.ai import get_policy, policy_names
 from domain.ai.match import seeded_bytes
 from domain.ai.memory import Memory
 from domain.engine.rng import Rng
 
 from .cli_errors import fail
+
+
+# Every registered policy, for the help of --policy and --bots (domain.ai has no public list yet).
+POLICY_NAMES = ", ".join(policy_names())
 
 
 class BotError(Exception):
@@ -84,7 +88,7 @@ def play_seat(client: SeatClient, policy_name: str, seed: str, wait_seconds: flo
 def bot(url: str = typer.Option(..., help="Base URL of the Ringside service."),
         battle: str = typer.Option(..., "--battle", help="Battle id."),
         token: str = typer.Option(..., help="This seat's token."),
-        policy: str = typer.Option("random", help="Bot policy."),
+        policy: str = typer.Option("random", help=f"Bot policy: {POLICY_NAMES}."),
         seed: str = typer.Option("0", help="Seed of the bot's own choices."),
         wait: float = typer.Option(60.0, help="Seconds to wait for the other side before giving up.")) -> None:
     """Play one seat of a battle over HTTP until it ends."""

@@ -1,39 +1,36 @@
 """`ringside projections run|rebuild`: the projection runner as its own process, and rebuilds."""
 from __future__ import annotations
 
+import os
+
 import typer
 from rich.progress import Progress
 
 from projections.runner import Runner, Views
 from projections.views import PROJECTIONS
 
-from .cli_errors import clean_errors, fail
+from .cli_errors import check_redis, clean_errors, fail
 
 projections_app = typer.Typer(help="Run or rebuild the read models (views, AI memory, leaderboards, history).",
                               no_args_is_help=True)
-
-
-def _services(db: str | None, redis: str | None):
-    from .services import Settings, bootstrap
-    return bootstrap(Settings(database_url=db, redis_url=redis, external_projections=True,
-                              **_prefix()))
-
-
-def _prefix() -> dict[str, str]:
-    import os
-    prefix = os.environ.get("RINGSIDE_REDIS_PREFIX")
-    return {"redis_prefix": prefix} if prefix else {}
 
 
 DB = typer.Option(None, "--db", help="Database URL (default: $RINGSIDE_DATABASE_URL or sqlite:///./ringside.db)")
 REDIS = typer.Option(None, "--redis", help="Redis URL of the views (default: $RINGSIDE_REDIS_URL)")
 
 
-def _need_redis(services) -> None:
-    if not services.settings.redis_url:
-        services.close()
+def _services(db: str | None, redis: str | None):
+    """The services over the Redis views, once the Redis URL is known good and its server answers."""
+    from .services import Settings, bootstrap
+
+    url = redis or os.environ.get("RINGSIDE_REDIS_URL")
+    if not url:
         fail("the views to run or rebuild live in Redis: pass --redis or set RINGSIDE_REDIS_URL "
              "(embedded in-memory views are rebuilt by the server at every start)")
+    check_redis(url, "--redis" if redis else "RINGSIDE_REDIS_URL")
+    prefix = os.environ.get("RINGSIDE_REDIS_PREFIX")
+    return bootstrap(Settings(database_url=db, redis_url=url, external_projections=True,
+                              **({"redis_prefix": prefix} if prefix else {})))
 
 
 @projections_app.command("run")
@@ -41,7 +38,6 @@ def _need_redis(services) -> None:
 def run(db: str = DB, redis: str = REDIS) -> None:
     """Follow the event log and keep the Redis views current (the production runner process)."""
     services = _services(db, redis)
-    _need_redis(services)
     typer.echo(f"projections following the log into {services.settings.redis_url}")
     try:
         Runner(services.projections).run_forever()
@@ -57,7 +53,6 @@ def rebuild(name: str = typer.Argument(None, help=f"One of {', '.join(PROJECTION
     if name is not None and name not in PROJECTIONS:
         fail(f"unknown view {name!r}; known: {', '.join(PROJECTIONS)}")
     services = _services(db, redis)
-    _need_redis(services)
     try:
         names = [name] if name else list(PROJECTIONS)
         for view in names:

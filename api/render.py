@@ -1,6 +1,7 @@
-"""Readable one-line renderings of wire events for `ringside log`."""
+"""Readable one-line renderings of wire events for `ringside log`, and of set scores."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -29,3 +30,8 @@ def _short(value: Any) -> str:
         return value
     text = orjson.dumps(value).decode()
     return text if len(text) <= 120 else text[:117] + "..."
+
+
+def score_line(score: Mapping[str, int]) -> str:
+    """`p1 1 - p2 2`: each seat's wins, in seat order."""
+    return " - ".join(f"{seat} {wins}" for seat, wins in score.items())

@@ -36,11 +36,16 @@ def policy(name: str) -> Callable[[Callable[[str], Policy]], Callable[[str], Pol
     return register
 
 
+def policy_names() -> list[str]:
+    """Every registered bot policy, sorted."""
+    return sorted(_POLICIES)
+
+
 def get_policy(name: str, ruleset_id: str) -> Policy:
     try:
         return _POLICIES[name](ruleset_id)
     except KeyError:
-        raise UnknownPolicy(f"unknown bot policy {name!r}; known: {', '.join(sorted(_POLICIES))}") from None
+        raise UnknownPolicy(f"unknown bot policy {name!r}; known: {', '.join(policy_names())}") from None
 
 
 from . import greedy, random_policy, ring_memory  # noqa: E402,F401  (registration on import)

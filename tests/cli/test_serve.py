@@ -1,0 +1,52 @@
+"""`ringside serve` announces itself only once it listens and its startup has completed; a busy
+port or an unreachable database ends in one `error:` line and no announcement."""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+
+import httpx
+import pytest
+
+from tests.api.server import free_port
+from tests.cli.helpers import RINGSIDE, assert_clean_error, run
+
+UNREACHABLE_DB = "postgresql://nobody@127.0.0.1:1/x?connect_timeout=1"
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_busy_port(tmp_path, workers):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        done = run("serve", "--port", port, "--workers", workers, "--db", "sqlite:///s.db", cwd=tmp_path, timeout=30)
+    assert done.stdout == ""
+    assert assert_clean_error(done) == f"error: port {port} on 127.0.0.1 is in use"
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_an_unreachable_database(tmp_path, workers):
+    done = run("serve", "--port", str(free_port()), "--workers", workers, "--db", UNREACHABLE_DB,
+               cwd=tmp_path, timeout=30)
+    assert done.stdout == ""
+    assert assert_clean_error(done) == "error: database: couldn't get a connection after 1.00 sec"
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_the_announcement_comes_once_the_service_answers(tmp_path, workers):
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RINGSIDE_")}
+    proc = subprocess.Popen([RINGSIDE, "serve", "--port", str(port), "--workers", workers, "--db", "sqlite:///s.db"],
+                            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        line = proc.stdout.readline()
+        assert line == f"ringside serving on http://127.0.0.1:{port} (docs at /docs), {workers} worker(s)\n"
+        assert httpx.get(f"http://127.0.0.1:{port}/rulesets", timeout=5).status_code == 200
+    finally:
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    assert (proc.returncode, out, err) == (0, "", "")
