@@ -1,16 +1,23 @@
-"""The FastAPI application: routers, JSON errors, and the services they share."""
+"""The FastAPI application: routers, JSON errors, body limits, and the services they share."""
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import errors, streams
 from .json import OrjsonResponse
 from .routes import battles, replays, rulesets, sets, viewer, views
 from .services import Services, Settings, bootstrap
 from .timelines import Timelines
+
+MAX_BODY_BYTES = 1024 * 1024        # a JSON request body; the largest real one (a ring setup) is ~10 KB
+# Replay uploads (JSONL or gzip): their routes inflate them under limits of their own.
+UPLOAD_PATHS = {"/replays/verify": replays.MAX_REPLAY_BYTES, "/replays/at": replays.MAX_REPLAY_BYTES,
+                "/replays/timeline": replays.MAX_REPLAY_BYTES}
 
 
 def create_app(settings: Settings | None = None, services: Services | None = None) -> FastAPI:
@@ -29,6 +36,50 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     app.state.services = services
     app.state.timelines = Timelines()
     errors.install(app)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, per_path=UPLOAD_PATHS)
     for module in (rulesets, views, battles, sets, replays, viewer, streams):
         app.include_router(module.router)
     return app
+
+
+class BodyLimit:
+    """Refuses a request body past its limit with 413 `payload_too_large`: at once when its
+    Content-Length says so, otherwise as soon as the bytes received (chunked uploads too) pass
+    it, before the route has buffered them all."""
+
+    def __init__(self, app: ASGIApp, limit: int, per_path: Mapping[str, int]):
+        self.app = app
+        self.limit = limit
+        self.per_path = per_path
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = self.per_path.get(scope["path"], self.limit)
+        declared = Headers(scope=scope).get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > limit:
+            await errors.too_large_response(limit)(scope, receive, send)
+            return
+        received, started = 0, False
+
+        async def limited() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise errors.BodyTooLarge(limit)
+            return message
+
+        async def tracked(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, limited, tracked)
+        except errors.BodyTooLarge:
+            # Raised where no handler saw it (a stream listening for the client to leave).
+            if not started:
+                await errors.too_large_response(limit)(scope, receive, send)

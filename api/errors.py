@@ -3,6 +3,8 @@ right status. Nothing a client sends reaches a 500."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from itertools import islice
 from typing import Any
 
 import orjson
@@ -12,9 +14,12 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
-from domain.engine.errors import RingsideError
+from domain.engine.errors import RingsideError, clip
+from domain.engine.wire import INT_MAX, INT_MIN
 
 log = logging.getLogger(__name__)
+MAX_DETAIL = 200        # characters of any one string in `details`
+MAX_ITEMS = 20          # items of any one list or object in `details`
 
 STATUS_BY_CODE = {
     "rule_violation": 400, "bad_request": 400,
@@ -37,9 +42,45 @@ class ApiError(RingsideError):
         self.code = code
 
 
+class BodyTooLarge(StarletteHTTPException):
+    """A request body past its limit. An HTTPException, so FastAPI lets it through from the
+    body reader to the handler below instead of calling it a parse error."""
+
+    def __init__(self, limit: int):
+        super().__init__(413, too_large_message(limit))
+        self.limit = limit
+
+
+def too_large_message(limit: int) -> str:
+    return f"the request body is larger than the limit of {limit} bytes"
+
+
+def too_large_response(limit: int) -> Response:
+    return error_response(413, "payload_too_large", too_large_message(limit), {"limit": limit})
+
+
 def error_response(status: int, code: str, message: str, details: Any = None) -> Response:
-    body = {"error": {"code": code, "message": message, "details": details or {}}}
+    """The JSON error. The message and every detail are capped, whatever raised them."""
+    body = {"error": {"code": code, "message": clip(message), "details": short_json(details or {})}}
     return Response(orjson.dumps(body, default=str), status_code=status, media_type="application/json")
+
+
+def short_json(value: Any, depth: int = 0) -> Any:
+    """`value` with strings clipped, containers cut to their first items and no integer past
+    64 bits: details echo what a client sent, and a client may send a lot."""
+    if isinstance(value, str):
+        return clip(value, MAX_DETAIL)
+    if isinstance(value, bool) or value is None or isinstance(value, float):
+        return value
+    if isinstance(value, int):
+        return value if INT_MIN <= value <= INT_MAX else clip(str(value), MAX_DETAIL)
+    if depth >= 4:
+        return clip(str(value), MAX_DETAIL)
+    if isinstance(value, Mapping):
+        return {clip(str(k), MAX_DETAIL): short_json(v, depth + 1) for k, v in islice(value.items(), MAX_ITEMS)}
+    if isinstance(value, (list, tuple)):
+        return [short_json(v, depth + 1) for v in value[:MAX_ITEMS]]
+    return clip(str(value), MAX_DETAIL)
 
 
 def install(app: FastAPI) -> None:
@@ -50,16 +91,20 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
         errors = [{"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))}
-                  for e in exc.errors()]
+                  for e in exc.errors()[:MAX_ITEMS]]
         first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
-        where = ".".join(str(part) for part in first["loc"])
+        where = field_of(first["loc"])
         return error_response(422, "invalid", f"{where}: {first['msg']}" if where else first["msg"],
-                              {"errors": errors})
+                              {"field": where, "errors": errors})
+
+    @app.exception_handler(BodyTooLarge)
+    async def too_large(request: Request, exc: BodyTooLarge) -> Response:
+        return too_large_response(exc.limit)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
-        code = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized", 403: "forbidden"}.get(
-            exc.status_code, "http_error")
+        code = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized", 403: "forbidden",
+                413: "payload_too_large"}.get(exc.status_code, "http_error")
         return error_response(exc.status_code, code, str(exc.detail))
 
     @app.exception_handler(PersistenceError)
@@ -71,3 +116,9 @@ def install(app: FastAPI) -> None:
     async def server_bug(request: Request, exc: Exception) -> Response:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
         return error_response(500, "internal", "internal error")
+
+
+def field_of(loc: list[Any]) -> str:
+    """`players.p1` from pydantic's `["body", "players", "p1"]`; a header or query keeps its place."""
+    parts = [str(part) for part in (loc[1:] if loc[:1] == ["body"] else loc)]
+    return ".".join(parts)

@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Path, Query, Request, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import StreamingResponse
 
@@ -84,8 +84,15 @@ class EventFeed:
 
 
 async def open_feed(services: Services, battle_id: str, token: str | None, from_seq: int) -> EventFeed:
-    viewer = await run_in_threadpool(viewer_of, services, battle_id, token)
+    """The feed, once the battle is known to exist and the token to open it: a stream decides
+    every refusal (404, 401, 403) before it starts, while it can still answer with an error."""
+    viewer = await run_in_threadpool(_viewer, services, battle_id, token)
     return EventFeed(services, battle_id, viewer, from_seq)
+
+
+def _viewer(services: Services, battle_id: str, token: str | None) -> Viewer:
+    services.battles.load(battle_id)        # UnknownBattle (404) for an unknown or malformed id
+    return viewer_of(services, battle_id, token)
 
 
 async def follow(feed: EventFeed) -> AsyncIterator[list[tuple[int, bytes]] | None]:
@@ -100,8 +107,8 @@ async def follow(feed: EventFeed) -> AsyncIterator[list[tuple[int, bytes]] | Non
 
 
 @router.websocket("/battles/{battle_id}/stream")
-async def websocket_stream(websocket: WebSocket, battle_id: str, from_seq: int = Query(1, alias="from", ge=1),
-                           token: str | None = None) -> None:
+async def websocket_stream(websocket: WebSocket, battle_id: str,
+                           from_seq: int = Query(1, alias="from", ge=1, le=2**31), token: str | None = None) -> None:
     """Catch-up, then live; each message `{seq, type, data, chain}`. Close codes: 1000 after the
     battle's last event, 4401/4403/4404 for a missing, wrong or unknown battle or token."""
     services: Services = websocket.app.state.services
@@ -110,7 +117,8 @@ async def websocket_stream(websocket: WebSocket, battle_id: str, from_seq: int =
     except RingsideError as exc:
         # Accept, then close with 4000 + the HTTP status, so browsers can read why.
         await websocket.accept()
-        await websocket.close(code=4000 + STATUS_BY_CODE.get(exc.code, 400), reason=exc.message[:120])
+        reason = exc.message.encode()[:120].decode(errors="ignore")     # a close reason holds 123 bytes
+        await websocket.close(code=4000 + STATUS_BY_CODE.get(exc.code, 400), reason=reason)
         return
     await websocket.accept()
     sending = asyncio.create_task(_send_all(websocket, feed))
@@ -145,7 +153,7 @@ async def _until_disconnect(websocket: WebSocket) -> None:
 
 
 @router.get("/battles/{battle_id}/stream.sse", responses={200: {"content": {"text/event-stream": {}}}, **ERRORS})
-async def sse_stream(battle_id: str, request: Request,
+async def sse_stream(battle_id: Annotated[str, Path(max_length=64)], request: Request,
                      from_seq: Annotated[int, Query(alias="from", ge=1, le=2**31)] = 1,
                      token: str | None = None,
                      last_event_id: Annotated[str | None, Query(include_in_schema=False)] = None) -> StreamingResponse:

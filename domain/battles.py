@@ -19,6 +19,7 @@ from domain.engine.battle import BattleCreated, BattleEnded, BattleState, decide
 from domain.engine.errors import IdempotencyConflict, SeqOutOfRange, StaleState, UnknownBattle
 from domain.engine.events import Recorded, Viewer, decode_event, wire_event
 from domain.engine.ruleset import Outcome, Ruleset, get_ruleset
+from domain.engine.wire import check_wire
 from domain.store import (IDEMPOTENCY_TOPIC, SNAPSHOT_TOPIC, BattleStore, StateCache, StoredBlob,
                           StoredRecord, encode_snapshot, store_env)
 
@@ -123,6 +124,7 @@ class Battles:
                expected_seq: int | None = None, idempotency_key: str | None = None) -> Submitted:
         """Decide and append one command atomically; retry on a concurrent append."""
         bid = parse_battle_id(battle_id)
+        check_wire(command, "command")     # before the digest, which cannot encode every value
         key_id = self._key_id(bid, seat, idempotency_key) if idempotency_key else None
         digest = blake2b(msgspec.json.encode(command, order="sorted"), digest_size=16).hexdigest()
         for attempt in range(self.retries + 1):

@@ -23,8 +23,8 @@ import msgspec
 from eventsourcing.persistence import IntegrityError
 
 from domain.battles import Battles, token_hash, utc_now
-from domain.engine.battle import (BattleState, battle_options, check_players, open_battle, parse_battle_setup,
-                                  record, seal_setup)
+from domain.engine.battle import (BattleState, battle_options, check_inputs, check_players, open_battle,
+                                  parse_battle_setup, record, seal_setup)
 from domain.engine.chain import GENESIS
 from domain.engine.errors import RingsideError, SetupError
 from domain.engine.events import Event, Recorded, server_only
@@ -178,6 +178,7 @@ class Sets:
                games: int = 3, mode: str = "best_of", seed_nonces: Mapping[str, str] | None = None,
                private: bool = False, set_id: str | None = None) -> CreatedSet:
         ruleset = get_ruleset(ruleset_id)
+        check_inputs(ruleset, players, setup, seed_nonces)
         created = self._created(ruleset, players, setup, games, mode, private, set_id)
         tokens = {seat: secrets.token_urlsafe(32) for seat in ruleset.seats}
         created = msgspec.structs.replace(created, seat_token_hashes={s: token_hash(t) for s, t in tokens.items()})

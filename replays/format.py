@@ -5,6 +5,7 @@ A `.jsonl.gz` file is read and written gzip-compressed.
 from __future__ import annotations
 
 import gzip
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,11 +14,16 @@ from typing import Any
 import orjson
 
 from domain.engine.battle import BattleCreated, BattleState
-from domain.engine.errors import ReplayError
+from domain.engine.errors import PayloadTooLarge, ReplayError, quote
 from domain.engine.events import OMNISCIENT, SPECTATOR, Recorded, Viewer, wire_event
 
 FORMAT = "ringside-replay"
 VERSION = 1
+MAX_TEXT_BYTES = 64 * 1024 * 1024       # a replay's JSON Lines, however it arrives; 10,000 events are ~5 MB
+CHUNK_BYTES = 64 * 1024
+INFLATE_STEP = 1024 * 1024
+GZIP_MAGIC = b"\x1f\x8b"
+GZIP_WBITS = 16 + zlib.MAX_WBITS          # a gzip header and trailer around a deflate stream
 
 
 @dataclass(frozen=True)
@@ -55,27 +61,98 @@ def write(replay: Replay, path: Path) -> None:
 
 
 def read(path: Path) -> Replay:
+    """A replay file, read and inflated in chunks under the same limit as an upload."""
+    inflater = Inflater(str(path))
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as file:
+            while chunk := file.read(CHUNK_BYTES):
+                inflater.feed(chunk)
     except OSError as exc:
         raise ReplayError(f"cannot read {path}: {exc.strerror or exc}") from None
-    return loads(raw, str(path))
+    return parse(inflater.finish(), str(path))
 
 
-def loads(raw: bytes, name: str = "replay") -> Replay:
-    if raw[:2] == b"\x1f\x8b":
+def loads(raw: bytes, name: str = "replay", limit: int = MAX_TEXT_BYTES) -> Replay:
+    """A replay from its file's bytes: JSON Lines, or gzip of them."""
+    inflater = Inflater(name, limit)
+    inflater.feed(raw)
+    return parse(inflater.finish(), name)
+
+
+class Inflater:
+    """A replay file's bytes as they arrive, in chunks, into its JSON Lines text; a gzip stream
+    (of one or more members) is inflated on the fly. A text longer than `limit` bytes is
+    refused as soon as it passes the limit, so a small gzip that would inflate to gigabytes
+    costs no more memory than `limit`."""
+
+    def __init__(self, name: str, limit: int = MAX_TEXT_BYTES):
+        self.name = name
+        self.limit = limit
+        self.parts: list[bytes] = []
+        self.size = 0
+        self.head = b""                         # the first bytes, until there are two to sniff
+        self.gzip: Any = None                   # a zlib decompressor once the magic is seen
+        self.sniffed = False
+
+    def feed(self, chunk: bytes) -> None:
+        if not self.sniffed:
+            if self.head or len(chunk) < len(GZIP_MAGIC):
+                self.head, chunk = self.head + chunk, b""
+                if len(self.head) < len(GZIP_MAGIC):
+                    return
+                chunk, self.head = self.head, b""
+            self.sniffed = True
+            if chunk.startswith(GZIP_MAGIC):
+                self.gzip = zlib.decompressobj(GZIP_WBITS)
+        if self.gzip is None:
+            self._keep(chunk)
+        else:
+            self._inflate(chunk)
+
+    def finish(self) -> bytes:
+        """The whole text; a gzip stream must have ended."""
+        if not self.sniffed:
+            self._keep(self.head)
+        elif self.gzip is not None and not self.gzip.eof:
+            raise ReplayError(f"{self.name}: broken gzip data (the stream is truncated)")
+        return b"".join(self.parts)
+
+    def _inflate(self, data: bytes) -> None:
+        """Inflate in steps of at most `INFLATE_STEP` bytes, stopping as soon as the limit passes."""
+        pending = False                         # the last step filled up: more may be waiting
         try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError) as exc:
-            raise ReplayError(f"{name}: broken gzip data ({exc})") from None
-    lines = raw.splitlines()
+            while data or pending:
+                if self.gzip.eof:               # more data after a member: the next member
+                    self.gzip = zlib.decompressobj(GZIP_WBITS)
+                step = min(INFLATE_STEP, self.limit - self.size + 1)
+                text = self.gzip.decompress(data, step)
+                self._keep(text)
+                pending = len(text) == step and not self.gzip.eof
+                data = self.gzip.unused_data if self.gzip.eof else self.gzip.unconsumed_tail
+        except zlib.error as exc:
+            raise ReplayError(f"{self.name}: broken gzip data ({exc})") from None
+
+    def _keep(self, text: bytes) -> None:
+        self.size += len(text)
+        if self.size > self.limit:
+            self.parts.clear()
+            inflated = " once inflated" if self.gzip is not None else ""
+            raise PayloadTooLarge(f"{self.name}: a replay may be at most {self.limit} bytes{inflated}",
+                                  limit=self.limit)
+        if text:
+            self.parts.append(text)
+
+
+def parse(text: bytes, name: str = "replay") -> Replay:
+    """A replay from its JSON Lines text: the header line, then one line per event."""
+    lines = text.splitlines()
     if not lines or not lines[0].strip():
         raise ReplayError(f"{name}: empty file, no replay header")
     header = _line(lines[0], 1, name)
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ReplayError(f"{name}: line 1 is not a {FORMAT} header")
     if header.get("version") != VERSION:
-        raise ReplayError(f"{name}: replay format version {header.get('version')!r} is not supported")
+        raise ReplayError(f"{name}: replay format version {quote(header.get('version'))} is not supported")
     events = []
     for number, line in enumerate(lines[1:], start=2):
         if line.strip():

@@ -8,13 +8,14 @@ from starlette.responses import Response
 
 from domain.engine.events import Viewer, wire_event
 from domain.engine.ruleset import get_ruleset
+from domain.engine.wire import check_wire
 from replays import format as replay_format
 
 from ..auth import bearer, require_admin, seat_of, viewer_of
 from ..errors import ApiError
 from ..json import json_response
-from .models import (ERRORS, CreateBattle, CreatedBattleOut, EventsOut, LegalOut, SubmitCommand, SubmittedOut,
-                     ViewOut)
+from .models import (BATTLE_LINKS, ERRORS, LEGAL_LINKS, SUBMITTED_LINKS, CreateBattle, CreatedBattleOut, EventsOut,
+                     LegalOut, SubmitCommand, SubmittedOut, ViewOut)
 
 router = APIRouter(tags=["battles"])
 BattleId = Annotated[str, Path(max_length=64)]
@@ -28,7 +29,8 @@ def services_of(request: Request):
     return request.app.state.services
 
 
-@router.post("/battles", status_code=201, responses={201: {"model": CreatedBattleOut}, **ERRORS})
+@router.post("/battles", status_code=201,
+             responses={201: {"model": CreatedBattleOut, "links": BATTLE_LINKS}, **ERRORS})
 def create_battle(body: CreateBattle, request: Request) -> Response:
     """Create a battle; the answer holds one secret token per seat (only hashes are kept)."""
     services = services_of(request)
@@ -48,7 +50,7 @@ def battle_view(battle_id: BattleId, request: Request, view_as: ViewAs = None) -
     return json_response(services.battles.view(battle_id, viewer))
 
 
-@router.get("/battles/{battle_id}/legal", responses={200: {"model": LegalOut}, **ERRORS})
+@router.get("/battles/{battle_id}/legal", responses={200: {"model": LegalOut, "links": LEGAL_LINKS}, **ERRORS})
 def legal_commands(battle_id: BattleId, request: Request) -> Response:
     services = services_of(request)
     seat = seat_of(services, battle_id, bearer(request))
@@ -59,15 +61,19 @@ def legal_commands(battle_id: BattleId, request: Request) -> Response:
                           "legal": services.battles.legal(battle_id, seat, state) if seat in awaiting else []})
 
 
-@router.post("/battles/{battle_id}/commands", responses={200: {"model": SubmittedOut}, **ERRORS})
+@router.post("/battles/{battle_id}/commands",
+             responses={200: {"model": SubmittedOut, "links": SUBMITTED_LINKS}, **ERRORS})
 def submit_command(battle_id: BattleId, body: SubmitCommand, request: Request,
                    idempotency_key: Annotated[str | None, Header()] = None) -> Response:
     """Act for the token's seat. `expected_seq` refuses a stale client (409); a repeated
     `Idempotency-Key` returns the first answer and appends nothing."""
     services = services_of(request)
     seat = seat_of(services, battle_id, bearer(request))
-    if idempotency_key is not None and not 0 < len(idempotency_key) <= MAX_KEY:
-        raise ApiError("bad_request", f"Idempotency-Key must be 1 to {MAX_KEY} characters")
+    if idempotency_key is not None:
+        if not 0 < len(idempotency_key) <= MAX_KEY:
+            raise ApiError("bad_request", f"Idempotency-Key must be 1 to {MAX_KEY} characters",
+                           field="Idempotency-Key", max_length=MAX_KEY)
+        check_wire(idempotency_key, "Idempotency-Key")
     done = services.battles.submit(battle_id, seat, body.command, expected_seq=body.expected_seq,
                                    idempotency_key=idempotency_key)
     viewer = Viewer(seat=seat)

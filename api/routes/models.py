@@ -1,20 +1,38 @@
 """Request bodies (validated for shape; rulesets validate meaning) and documented responses."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Self
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+from domain.engine.wire import check_wire
+
+
+INT64_MAX = 2**63 - 1
+MAX_SEATS = 16
+SeatKey = Annotated[str, StringConstraints(min_length=1, max_length=32)]
+PlayerId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+Nonce = Annotated[str, StringConstraints(max_length=128)]
 
 
 class Strict(BaseModel):
+    """A request body. After its shape, every value is checked to be JSON the engine can store
+    and hash (`check_wire`): InvalidInput (422) names the first field that is not."""
     model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="after")
+    def storable(self) -> Self:
+        for name in type(self).model_fields:
+            check_wire(getattr(self, name), name)
+        return self
 
 
 class CreateBattle(Strict):
     ruleset: str = Field(min_length=1, max_length=64)
-    players: dict[str, str]
+    players: dict[SeatKey, PlayerId] = Field(max_length=MAX_SEATS, description="a player id per seat")
     setup: dict[str, Any] | None = None
-    seed_nonces: dict[str, str] | None = None
+    seed_nonces: dict[SeatKey, Nonce] | None = Field(
+        None, max_length=16, description="client nonces mixed into the committed seed")
     private: bool = False
     spectator_delay: int | None = Field(None, ge=0, le=1000, description="Hold spectators N actions behind.")
 
@@ -32,14 +50,17 @@ class CreateSet(CreateBattle):
 
 class SubmitCommand(Strict):
     command: dict[str, Any]
-    expected_seq: int | None = Field(None, ge=0)
+    expected_seq: int | None = Field(None, ge=0, le=INT64_MAX)
 
 
 class WireEvent(BaseModel):
     seq: int
     type: str
     data: dict[str, Any]
-    chain: str | None
+    chain: str | None = Field(description="the hash chain at this event; null until the battle is public, "
+                                          "since each chain commits to the hidden events before it")
+    redacted: bool = Field(False, description="present (true) when hidden fields were nulled for the caller")
+    v: int = Field(1, description="the event data's class version, present when above 1")
 
 
 class CreatedBattleOut(BaseModel):
@@ -113,4 +134,32 @@ class ErrorOut(BaseModel):
     error: ErrorDetail
 
 
-ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": ErrorOut} for status in (400, 401, 403, 404, 409, 422)}
+ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": ErrorOut}
+                                           for status in (400, 401, 403, 404, 409, 413, 422)}
+
+
+# OpenAPI links: what a client (and the schemathesis fuzz run) can do next with an answer.
+def link(operation_id: str, body: dict[str, Any] | None = None, **parameters: str) -> dict[str, Any]:
+    found = {"operationId": operation_id, "parameters": parameters}
+    return found if body is None else {**found, "requestBody": body}
+
+
+VIEW, LEGAL, SUBMIT = ("battle_view_battles__battle_id__get", "legal_commands_battles__battle_id__legal_get",
+                       "submit_command_battles__battle_id__commands_post")
+EVENTS, AT, REPLAY = ("battle_events_battles__battle_id__events_get", "battle_at_battles__battle_id__at__seq__get",
+                      "battle_replay_battles__battle_id__replay_get")
+NEW_BATTLE, THIS_BATTLE = "$response.body#/battle_id", "$request.path.battle_id"
+BATTLE_LINKS = {"view": link(VIEW, battle_id=NEW_BATTLE), "legal": link(LEGAL, battle_id=NEW_BATTLE),
+                "events": link(EVENTS, battle_id=NEW_BATTLE), "replay": link(REPLAY, battle_id=NEW_BATTLE),
+                "at": link(AT, battle_id=NEW_BATTLE, seq="$response.body#/seq"),
+                "memory": link("battle_memory_battles__battle_id__memory_get", battle_id=NEW_BATTLE),
+                "timeline": link("battle_timeline_viewer_api_battles__battle_id__timeline_get", battle_id=NEW_BATTLE)}
+LEGAL_LINKS = {"act": link(SUBMIT, {"command": "$response.body#/legal/0", "expected_seq": "$response.body#/seq"},
+                           battle_id=NEW_BATTLE)}
+SUBMITTED_LINKS = {"legal": link(LEGAL, battle_id=THIS_BATTLE), "view": link(VIEW, battle_id=THIS_BATTLE),
+                   "at": link(AT, battle_id=THIS_BATTLE, seq="$response.body#/seq"),
+                   "events": link(EVENTS, battle_id=THIS_BATTLE, **{"from": "$response.body#/seq"})}
+SET_LINKS = {"set": link("get_set_sets__set_id__get", set_id="$response.body#/set_id"),
+             "audit": link("get_set_audit_sets__set_id__audit_get", set_id="$response.body#/set_id"),
+             "view": link(VIEW, battle_id=NEW_BATTLE), "legal": link(LEGAL, battle_id=NEW_BATTLE)}
+

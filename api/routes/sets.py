@@ -12,7 +12,7 @@ from replays.audit import audit_set
 
 from ..auth import require_admin
 from ..json import json_response
-from .models import ERRORS, CreatedSetOut, CreateSet
+from .models import ERRORS, SET_LINKS, CreatedSetOut, CreateSet
 
 router = APIRouter(tags=["sets"])
 SetId = Annotated[str, Path(max_length=64)]
@@ -32,7 +32,7 @@ class SetOut(BaseModel):
     head: str
 
 
-@router.post("/sets", status_code=201, responses={201: {"model": CreatedSetOut}, **ERRORS})
+@router.post("/sets", status_code=201, responses={201: {"model": CreatedSetOut, "links": SET_LINKS}, **ERRORS})
 def create_set(body: CreateSet, request: Request) -> Response:
     """A set of `games` battles (`mode` best_of stops at a majority); its seat tokens act in
     every battle of the set, each started as the one before it ends."""

@@ -13,10 +13,11 @@ import msgspec
 import orjson
 
 from .chain import GENESIS, chain_of
-from .errors import BattleOver, NotYourTurn, RuleViolation, SetupError, UnknownRuleset
+from .errors import BattleOver, InvalidInput, NotYourTurn, RuleViolation, SetupError, UnknownRuleset, quote
 from .events import Command, Event, Recorded, event_data, secret, server_only
 from .ruleset import Outcome, Ruleset, get_ruleset
 from .rng import Rng, batch_cursor
+from .wire import check_wire
 
 
 class BattleCreated(Event, frozen=True, kw_only=True):
@@ -96,7 +97,7 @@ def open_battle(ruleset: Ruleset[Any], *, battle_id: str, setup: Mapping[str, An
                 token_hashes: Mapping[str, str] | None = None, created_at: str,
                 private: bool = False) -> tuple[BattleState, list[Recorded]]:
     """The create batch: BattleCreated, then whatever the ruleset's `start` deals and shuffles."""
-    check_players(ruleset, players)
+    check_inputs(ruleset, players, setup, nonces)
     nonces = {str(k): str(v) for k, v in (nonces or {}).items()}
     options, game_setup = battle_options(setup)
     parsed = ruleset.parse_setup(game_setup)
@@ -167,12 +168,31 @@ def unsealed_setup(ruleset: Ruleset[Any], records: Sequence[Recorded]) -> dict[s
     return {**ruleset.unseal_setup(public, sealed), **options}  # type: ignore[attr-defined]
 
 
+MAX_PLAYER_ID = 64
+MAX_NONCE = 128
+
+
+def check_inputs(ruleset: Ruleset[Any], players: Mapping[str, str], setup: Any,
+                 nonces: Mapping[str, str] | None) -> None:
+    """Everything a battle is created from is JSON the chain can hash (`check_wire`), within
+    its limits; a SetupError or InvalidInput names the field."""
+    check_wire(players, "players")
+    check_players(ruleset, players)
+    check_wire(setup, "setup")
+    check_wire(nonces, "seed_nonces")
+    if nonces is not None and (not isinstance(nonces, Mapping) or len(nonces) > len(ruleset.seats)
+                               or any(len(str(v)) > MAX_NONCE for v in nonces.values())):
+        raise InvalidInput("seed_nonces", f"at most one nonce per seat, each at most {MAX_NONCE} characters")
+
+
 def check_players(ruleset: Ruleset[Any], players: Mapping[str, str]) -> None:
+    """The players sit outside the setup, so their errors name `players`, not `setup.players`."""
     if not isinstance(players, Mapping) or set(players) != set(ruleset.seats):
-        raise SetupError("players", f"{ruleset.id} needs exactly the seats {', '.join(ruleset.seats)}")
+        raise InvalidInput("players", f"{ruleset.id} needs exactly the seats {', '.join(ruleset.seats)}")
     for seat, player in players.items():
-        if not isinstance(player, str) or not player.strip():
-            raise SetupError(f"players.{seat}", "a player id must be a non-empty string")
+        if not isinstance(player, str) or not player.strip() or len(player) > MAX_PLAYER_ID:
+            raise InvalidInput(f"players.{seat}", f"a player id must be a non-empty string of at most "
+                               f"{MAX_PLAYER_ID} characters")
 
 
 def decide_batch(ruleset: Ruleset[Any], state: BattleState, seat: str,
@@ -181,11 +201,13 @@ def decide_batch(ruleset: Ruleset[Any], state: BattleState, seat: str,
     if state.outcome is not None:
         raise BattleOver("the battle is over", seq=state.seq)
     if seat not in ruleset.seats:
-        raise RuleViolation(f"{seat!r} is not a seat of this battle")
+        raise RuleViolation(f"{quote(seat)} is not a seat of this battle")
     waiting = ruleset.awaiting(state.game)
     if seat not in waiting:
         raise NotYourTurn(f"{seat} cannot act now; waiting for {', '.join(sorted(waiting)) or 'nobody'}",
                           awaiting=sorted(waiting))
+    if not isinstance(command, Command):
+        check_wire(command, "command")
     cmd = command if isinstance(command, Command) else ruleset.codec.parse(command)
     events = ruleset.decide(state.game, seat, cmd, Rng(state.seed, batch_cursor(state.seq + 1)))
     if not events or not events[0].starts_batch() or getattr(events[0], "seat", None) != seat:

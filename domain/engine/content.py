@@ -11,6 +11,9 @@ import msgspec
 from .errors import SetupError
 
 P = TypeVar("P", bound=msgspec.Struct)
+# A game number (a hand size, a deck size, basis points) no ruleset needs more of. It keeps
+# every param, and sums and products of a few, exact in any client language (2**53 in JS).
+PARAM_MAX = 1_000_000
 
 
 def files_hash(files: Mapping[str, bytes]) -> str:
@@ -38,14 +41,14 @@ def check_keys(raw: object, allowed: set[str]) -> None:
         raise SetupError(sorted(unknown)[0], "unknown setup field")
 
 
-def parse_params(raw: Any, cls: type[P]) -> P:
-    """A ruleset's `params` Struct from setup JSON: typed, and no number below zero."""
+def parse_params(raw: Any, cls: type[P], upper: int = PARAM_MAX) -> P:
+    """A ruleset's `params` Struct from setup JSON: typed, every integer within 0..`upper`."""
     try:
         params = msgspec.convert(raw, type=cls)
     except msgspec.ValidationError as exc:
         raise SetupError(f"params.{error_path(str(exc))}".rstrip("."), str(exc)) from None
     for name in cls.__struct_fields__:
         value = getattr(params, name)
-        if isinstance(value, int) and not isinstance(value, bool) and value < 0:
-            raise SetupError(f"params.{name}", "must not be negative")
+        if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= upper:
+            raise SetupError(f"params.{name}", f"must be between 0 and {upper}")
     return params

@@ -1,11 +1,44 @@
-"""Errors a client can cause. Each carries a stable `code` for the API and the CLI."""
+"""Errors a client can cause. Each carries a stable `code` for the API and the CLI.
+
+An error may quote what it refuses, but only a short prefix of it (`quote`), and no message is
+longer than `MAX_MESSAGE`: refusing an 18 MB command must not answer with 18 MB.
+"""
 from __future__ import annotations
+
+import reprlib
+
+MAX_MESSAGE = 500
+QUOTE_LIMIT = 60
+_short = reprlib.Repr()
+_short.maxstring = _short.maxother = QUOTE_LIMIT
+_short.maxlist = _short.maxtuple = _short.maxdict = _short.maxset = 8
+_short.maxlevel = 3
+
+
+def clip(text: str, limit: int = MAX_MESSAGE) -> str:
+    """`text` cut to `limit` characters (the last one `…`), with any lone surrogate escaped so
+    that it can always be encoded as UTF-8."""
+    cut, text = len(text) > limit, text[:limit]
+    if not text.isascii():
+        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    if cut or len(text) > limit:
+        text = text[:limit - 1] + "…"
+    return text
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """A client value as an error message may show it: a prefix of its repr, at most `limit`
+    characters. Built from a bounded repr, so quoting a huge value costs no more than a small one."""
+    if isinstance(value, str):
+        return clip(repr(value[:limit]) + ("…" if len(value) > limit else ""), limit)
+    return clip(_short.repr(value), limit)
 
 
 class RingsideError(Exception):
     code = "error"
 
     def __init__(self, message: str, **details: object):
+        message = clip(message)
         super().__init__(message)
         self.message = message
         self.details = details
@@ -39,7 +72,8 @@ class SetupError(RingsideError):
     code = "bad_setup"
 
     def __init__(self, field: str, message: str):
-        super().__init__(f"setup.{field}: {message}", field=field)
+        # "setup" names the whole setup, which is not a field of itself.
+        super().__init__(f"{field}: {message}" if field == "setup" else f"setup.{field}: {message}", field=field)
         self.field = field
 
 
@@ -54,6 +88,21 @@ class UnknownBattle(RingsideError):
 class SeqOutOfRange(RingsideError):
     """Time travel to a seq the battle has not reached (or below 1)."""
     code = "seq_out_of_range"
+
+
+class InvalidInput(RingsideError):
+    """A value that no JSON encoder here can store faithfully (a lone surrogate, an integer
+    outside 64 bits, NaN) or that is larger than allowed; `field` names it as a dotted path."""
+    code = "invalid"
+
+    def __init__(self, field: str, message: str, **details: object):
+        super().__init__(f"{field}: {message}" if field else message, field=field, **details)
+        self.field = field
+
+
+class PayloadTooLarge(RingsideError):
+    """An upload (or what it inflates to) is larger than its limit, named in `limit`."""
+    code = "payload_too_large"
 
 
 class ResolveDepthExceeded(RingsideError):

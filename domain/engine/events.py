@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import importlib
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import msgspec
 
-from .errors import ReplayError, RuleViolation
+from .errors import InvalidInput, ReplayError, RuleViolation, clip, quote
 
 Seat = str
 
@@ -26,8 +26,12 @@ class Viewer:
     omniscient: bool = False
 
     @classmethod
-    def parse(cls, text: str) -> "Viewer":
-        """`spectator`, `all` (omniscient) or a seat name such as `p1`."""
+    def parse(cls, text: str, seats: Iterable[Seat] | None = None) -> "Viewer":
+        """`spectator`, `all` (omniscient) or a seat name such as `p1`; given the battle's
+        `seats`, anything else is refused (InvalidInput naming `as`)."""
+        if seats is not None and text not in ("spectator", "all", *seats):
+            raise InvalidInput("as", f"must be spectator, all or a seat ({', '.join(seats)}), not {quote(text)}",
+                               view_as=quote(text))
         if text == "spectator":
             return cls()
         if text == "all":
@@ -248,12 +252,12 @@ class CommandCodec:
             raise RuleViolation("a command must be a JSON object with a 'type'")
         kind = wire.get("type")
         if kind not in self.tags:
-            raise RuleViolation(f"unknown command type {kind!r}; expected one of {', '.join(self.tags)}",
+            raise RuleViolation(f"unknown command type {quote(kind)}; expected one of {', '.join(self.tags)}",
                                 type=kind, expected=list(self.tags))
         try:
             return msgspec.convert(wire, type=self._union)
         except msgspec.ValidationError as exc:
-            raise RuleViolation(f"bad {kind} command: {exc}") from None
+            raise RuleViolation(f"bad {kind} command: {clip(str(exc), 200)}") from None
 
     @staticmethod
     def wire(command: Command) -> dict[str, object]:

@@ -7,7 +7,7 @@ from typing import Any, Protocol, TypeVar
 
 import msgspec
 
-from .errors import UnknownRuleset
+from .errors import UnknownRuleset, quote
 from .events import Command, CommandCodec, Event, Seat, Viewer
 from .rng import Rng
 
@@ -68,5 +68,5 @@ def get_ruleset(ruleset_id: str) -> Ruleset[Any]:
     try:
         return known[ruleset_id]
     except KeyError:
-        raise UnknownRuleset(f"unknown ruleset {ruleset_id!r}; known: {', '.join(known) or 'none'}",
+        raise UnknownRuleset(f"unknown ruleset {quote(ruleset_id)}; known: {', '.join(known) or 'none'}",
                              ruleset=ruleset_id) from None

@@ -8,6 +8,7 @@ import threading
 import httpx
 import orjson
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from .helpers import auth, create, hidden_leaks, step
@@ -172,3 +173,39 @@ def test_a_closed_websocket_stops_its_feed(client, app):
     while hub.subscribers(bid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert hub.subscribers(bid) == 0
+
+
+UNKNOWN = "00000000-0000-4000-8000-000000000000"
+
+
+@pytest.mark.parametrize("battle_id", [UNKNOWN, "not-a-battle"])
+@pytest.mark.parametrize("with_token", [False, True])
+def test_sse_for_an_unknown_battle_is_a_404_before_the_stream_starts(server, http, battle_id, with_token):
+    headers = auth("some-token") if with_token else {}
+    answer = http.get(f"/battles/{battle_id}/stream.sse", headers=headers, timeout=5)
+    assert answer.status_code == 404, answer.text
+    assert answer.headers["content-type"] == "application/json"
+    assert answer.json()["error"]["code"] == "not_found"
+
+
+@pytest.mark.parametrize("battle_id", [UNKNOWN, "not-a-battle"])
+@pytest.mark.parametrize("with_token", [False, True])
+def test_ws_for_an_unknown_battle_closes_with_4404(server, battle_id, with_token):
+    with connect(ws_url(server, battle_id, 1, "some-token" if with_token else None)) as ws:
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=5)
+    assert closed.value.rcvd is not None, "closed without a close frame"
+    assert closed.value.rcvd.code == 4404
+    assert "no battle" in closed.value.rcvd.reason
+
+
+def test_sse_of_an_ended_battle_sends_it_all_then_ends(server, http):
+    battle = create(http)
+    while step(http, battle, random.Random(3)) is not None:
+        pass
+    head = http.get(f"/battles/{battle['battle_id']}").json()["seq"]
+    answer = http.get(f"/battles/{battle['battle_id']}/stream.sse", timeout=5)
+    assert answer.status_code == 200
+    ids = [int(line[4:]) for line in answer.text.splitlines() if line.startswith("id: ")]
+    assert ids == list(range(1, head + 1))
+    assert answer.text.endswith("event: end\ndata: {}\n\n")

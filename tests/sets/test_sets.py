@@ -9,7 +9,7 @@ import pytest
 from domain.battles import Battles
 from domain.engine.battle import BattleCreated
 from domain.engine.chain import GENESIS, chain_of
-from domain.engine.errors import SetupError
+from domain.engine.errors import InvalidInput, SetupError
 from domain.engine.events import SPECTATOR, event_data, wire_event
 from domain.sets import SetBattleFinished, SetBattleStarted, SetCreated, SetEnded, Sets, UnknownSet
 from domain.ai import get_policy
@@ -115,7 +115,7 @@ def test_bad_set_options_name_the_field(sets, kwargs, field):
 
 
 def test_bad_players_and_unknown_sets_are_refused(sets):
-    with pytest.raises(SetupError):
+    with pytest.raises(InvalidInput, match="^players: deckduel needs exactly the seats p1, p2$"):
         sets.create("deckduel", {"p1": "alice"})
     with pytest.raises(UnknownSet):
         sets.get("00000000-0000-4000-8000-000000000000")

@@ -1,0 +1,74 @@
+"""The values a client may send: JSON that every part of the engine can store and hash.
+
+The hash chain encodes with orjson and command digests with msgspec; both refuse a string
+holding a lone surrogate (legal as a JSON escape, `"\\ud800"`, but not valid Unicode) and an
+integer past 64 bits, and NaN or infinity have no JSON form at all. `check_wire` refuses such
+values at the boundary, naming the field, so that nothing half-stored or a 500 follows.
+
+Integers are bounded to the signed 64-bit range, -2**63 .. 2**63 - 1: the range every store
+and client language here shares (orjson also encodes unsigned values up to 2**64 - 1, which
+other encoders do not).
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+from .errors import InvalidInput, quote
+
+INT_MIN = -(2**63)
+INT_MAX = 2**63 - 1
+MAX_DEPTH = 64          # objects and arrays nested in one another; real setups nest about 6 deep
+
+
+def check_wire(value: object, field: str) -> None:
+    """Raise `InvalidInput` naming the first part of `value` that is not storable JSON: a
+    string or key that is not valid Unicode, an integer outside 64 bits, NaN or infinity, a
+    value of another type, or nesting deeper than `MAX_DEPTH`. Tuples count as arrays."""
+    _check(value, field, 0)
+
+
+def _check(value: object, where: str, depth: int) -> None:
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, str):
+        _check_text(value, where)
+    elif isinstance(value, int):
+        if not INT_MIN <= value <= INT_MAX:
+            raise InvalidInput(where, f"{quote(value, 24)} is outside the 64-bit integer range "
+                               f"{INT_MIN}..{INT_MAX}", min=INT_MIN, max=INT_MAX)
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise InvalidInput(where, "must be a finite number (not NaN or infinity)")
+    elif isinstance(value, (Mapping, list, tuple)):
+        if depth >= MAX_DEPTH:
+            raise InvalidInput(where, f"is nested more than {MAX_DEPTH} levels deep", max_depth=MAX_DEPTH)
+        if isinstance(value, Mapping):
+            _check_object(value, where, depth)
+        else:
+            for i, item in enumerate(value):
+                _check(item, f"{where}[{i}]", depth + 1)
+    else:
+        raise InvalidInput(where, f"a value of type {type(value).__name__} is not JSON")
+
+
+def _check_object(value: Mapping[object, object], where: str, depth: int) -> None:
+    for key, item in value.items():
+        if not isinstance(key, str):
+            raise InvalidInput(where, f"keys must be strings, not {type(key).__name__} {quote(key, 24)}")
+        _check_text(key, where, "has a key that is")
+        _check(item, _member(where, key), depth + 1)
+
+
+def _check_text(text: str, where: str, what: str = "is") -> None:
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InvalidInput(where, f"{what} not valid Unicode: a lone surrogate "
+                               f"{quote(exc.object[exc.start:exc.end], 16)} at index {exc.start}") from None
+
+
+def _member(where: str, key: str) -> str:
+    """The dotted path of `key` under `where`; a long key is shortened, so a path stays short."""
+    return f"{where}.{key if len(key) <= 40 else key[:39] + '…'}" if where else key
