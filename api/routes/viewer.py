@@ -22,14 +22,13 @@ from starlette.responses import RedirectResponse, Response
 from domain.engine.battle import BattleState
 from domain.engine.events import Viewer
 from replays import seek
-from replays.format import Replay, loads
 
 from ..auth import bearer, viewer_of
 from ..errors import ApiError
 from ..json import json_response
 from .battles import BattleId, ViewAs, services_of
 from .models import ERRORS, TimelineOut, ViewOut
-from .replays import MAX_REPLAY_BYTES
+from .replays import received
 
 router = APIRouter(tags=["viewer"])
 ASSETS = FilePath(seek.__file__).resolve().parent / "viewer"
@@ -100,13 +99,6 @@ def summary(state: BattleState, limit: int, own_seat: str | None) -> dict[str, A
             "seat": own_seat, "perspectives": ["spectator", *shown, *(["all"] if state.public else [])]}
 
 
-async def uploaded(request: Request) -> Replay:
-    body = await request.body()
-    if len(body) > MAX_REPLAY_BYTES:
-        raise ApiError("payload_too_large", f"a replay may be at most {MAX_REPLAY_BYTES} bytes")
-    return loads(body, "upload")
-
-
 @router.post("/replays/at", openapi_extra=REPLAY_BODY,
              responses={200: {"model": ViewOut}, 413: {"description": "too large"}, **ERRORS})
 async def replay_at(request: Request, seq: Annotated[int | None, Query(ge=1, le=2**31)] = None,
@@ -114,7 +106,7 @@ async def replay_at(request: Request, seq: Annotated[int | None, Query(ge=1, le=
     """The view right after event `seq` (default: the last) of the uploaded replay (JSONL or
     gzip), as `as` would see it: the page's seek for a dropped file. 422 for a file that cannot
     be played back or pins a ruleset version that is not installed, 404 for a seq past its end."""
-    replay = await uploaded(request)
+    replay = await received(request)
     viewer = Viewer.parse(view_as or "spectator")
     return json_response(await run_in_threadpool(seek.view_at, replay, seq, viewer))
 
@@ -123,7 +115,7 @@ async def replay_at(request: Request, seq: Annotated[int | None, Query(ge=1, le=
              responses={200: {"model": TimelineOut}, 413: {"description": "too large"}, **ERRORS})
 async def replay_timeline(request: Request) -> Response:
     """The uploaded replay's battle, its perspectives, and where its actions and turns begin."""
-    replay = await uploaded(request)
+    replay = await received(request)
     line = await run_in_threadpool(seek.timeline, replay)
     assert line.state is not None
     return json_response({**summary(line.state, line.seq, None), **line.marks(line.seq)})
