@@ -14,7 +14,7 @@ from rich.progress import Progress
 from domain.ai import get_policy
 from domain.ai.match import play, seeded_bytes
 from domain.battles import Battles, utc_now
-from domain.engine.battle import parse_battle_setup
+from domain.engine.battle import parse_battle_setup, seat_table
 from domain.engine.errors import RingsideError
 from domain.engine.events import OMNISCIENT
 from domain.engine.ruleset import Ruleset, all_rulesets, get_ruleset
@@ -76,7 +76,7 @@ def out_json(value: Any) -> None:
 @clean_errors
 def rulesets(as_json: bool = AS_JSON) -> None:
     """List the rulesets."""
-    rows = [{"id": r.id, "version": r.version, "content_hash": r.content_hash, "seats": list(r.seats)}
+    rows = [{"id": r.id, "version": r.version, "content_hash": r.content_hash, "seats": list(r.default_table().seats)}
             for r in all_rulesets().values()]
     if as_json:
         out_json(rows)
@@ -100,11 +100,12 @@ def simulate(ruleset: str = typer.Option(..., help="Ruleset id."),
                                                       "majority, all plays every battle.")) -> None:
     """Play bot-vs-bot battles (or sets of battles) and store them."""
     rs = get_ruleset(ruleset)
-    names = bots.split(",")
-    if len(names) != len(rs.seats):
-        fail(f"--bots needs {len(rs.seats)} policies, one per seat ({','.join(rs.seats)})")
-    policies = {seat: get_policy(name.strip(), rs.id) for seat, name in zip(rs.seats, names)}
     raw_setup = read_setup(rs, setup)
+    seats = seat_table(rs, raw_setup if raw_setup is not None else rs.default_setup).seats
+    names = bots.split(",")
+    if len(names) != len(seats):
+        fail(f"--bots needs {len(seats)} policies, one per seat ({','.join(seats)})")
+    policies = {seat: get_policy(name.strip(), rs.id) for seat, name in zip(seats, names)}
     if games is not None:
         if mode not in MODES:
             fail(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")

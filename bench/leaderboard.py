@@ -37,7 +37,7 @@ from projections.store import RedisViewStore  # noqa: E402
 
 def build_log(battles: Battles, sets: int, players: int) -> list[SetEnded]:
     ruleset = get_ruleset("deckduel")
-    bots = {seat: get_policy("random", "deckduel") for seat in ruleset.seats}
+    bots = {seat: get_policy("random", "deckduel") for seat in ruleset.default_table().seats}
     played = Sets(battles)
     ended = []
     for i in range(sets):

@@ -41,7 +41,7 @@ def median_rate(fn, count: int, repeats: int) -> float:
 
 
 def simulate(ruleset, battles: int, policy: str = "random"):
-    bots = {seat: get_policy(policy, ruleset.id) for seat in ruleset.seats}
+    bots = {seat: get_policy(policy, ruleset.id) for seat in ruleset.default_table().seats}
     return [play(ruleset, bots, battle_id=str(uuid.UUID(int=i)), revealed=seeded_bytes("bench", i),
                  bot_seed=seeded_bytes("bench-bots", i)) for i in range(battles)]
 

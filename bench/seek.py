@@ -42,8 +42,8 @@ def long_battle(events: int):
     ruleset = get_ruleset("ring")
     turns = 50
     while True:
-        setup = {**ruleset.default_setup(), "params": {"max_turns": turns}}
-        match = play(ruleset, {s: Skirmisher() for s in ruleset.seats}, battle_id="00000000-0000-4000-8000-00000000beef",
+        setup = {**ruleset.fresh_setup(), "params": {"max_turns": turns}}
+        match = play(ruleset, {s: Skirmisher() for s in ruleset.default_table().seats}, battle_id="00000000-0000-4000-8000-00000000beef",
                      revealed=seeded_bytes("seek", turns), bot_seed=seeded_bytes("seek-bots", turns), setup=setup)
         if len(match.records) >= events:
             return match

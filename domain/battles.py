@@ -19,6 +19,7 @@ from domain.engine.battle import BattleCreated, BattleEnded, BattleState, decide
 from domain.engine.errors import IdempotencyConflict, SeqOutOfRange, StaleState, UnknownBattle
 from domain.engine.events import Recorded, Viewer, decode_event, wire_event
 from domain.engine.ruleset import Outcome, Ruleset, get_ruleset
+from domain.engine.table import Table
 from domain.engine.wire import check_wire
 from domain.store import (IDEMPOTENCY_TOPIC, SNAPSHOT_TOPIC, BattleStore, StateCache, StoredBlob,
                           StoredRecord, encode_snapshot, store_env)
@@ -111,11 +112,16 @@ class Battles:
         `seat_tokens` reuses tokens already handed out (a set's battles share its tokens)."""
         ruleset = get_ruleset(ruleset_id)
         bid = uuid.UUID(battle_id) if battle_id else uuid.uuid4()
-        tokens = dict(seat_tokens) if seat_tokens else {seat: secrets.token_urlsafe(32) for seat in ruleset.seats}
+        tokens = dict(seat_tokens or {})
+
+        def hashes(table: Table) -> dict[str, str]:
+            if not tokens:
+                tokens.update({seat: secrets.token_urlsafe(32) for seat in table.seats})
+            return {s: token_hash(t) for s, t in tokens.items()}
         state, records = open_battle(
-            ruleset, battle_id=str(bid), setup=ruleset.default_setup() if setup is None else setup,
+            ruleset, battle_id=str(bid), setup=ruleset.fresh_setup() if setup is None else setup,
             players=players, revealed=revealed if revealed is not None else secrets.token_bytes(32),
-            nonces=seed_nonces, token_hashes={s: token_hash(t) for s, t in tokens.items()},
+            nonces=seed_nonces, token_hashes=hashes,
             created_at=created_at or utc_now(), private=private)
         self.append_batch(bid, records, state, previous_seq=0)
         return CreatedBattle(str(bid), tokens, state.created.seed_commitment, state.seq)

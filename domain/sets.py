@@ -23,8 +23,8 @@ import msgspec
 from eventsourcing.persistence import IntegrityError
 
 from domain.battles import Battles, token_hash, utc_now
-from domain.engine.battle import (BattleState, battle_options, check_inputs, check_players, open_battle,
-                                  parse_battle_setup, record, seal_setup)
+from domain.engine.battle import (BattleState, battle_options, check_inputs, open_battle, record, seal_setup,
+                                  seat_table)
 from domain.engine.chain import GENESIS
 from domain.engine.errors import RingsideError, SetupError
 from domain.engine.events import Event, Recorded, server_only
@@ -45,7 +45,7 @@ class SetCreated(Event, frozen=True, kw_only=True):
     ruleset: str
     ruleset_version: str
     content_hash: str
-    players: dict[str, str]
+    players: dict[str, str | dict[str, str]]
     games: int
     mode: str
     public_setup: dict[str, Any]
@@ -77,7 +77,7 @@ class SetEnded(Event, frozen=True, kw_only=True):
     TOPIC = "sets.SetEnded"
     set_id: str
     ruleset: str
-    players: dict[str, str]
+    players: dict[str, str | dict[str, str]]
     winner: str | None
     score: dict[str, int]
 
@@ -144,13 +144,13 @@ def set_winner(score: Mapping[str, int]) -> str | None:
 
 
 def battle_setup(ruleset: Ruleset[Any], base: Mapping[str, Any], carry: dict[str, Any] | None) -> dict[str, Any]:
-    rules = getattr(ruleset, "set_rules", None)
+    rules = ruleset.set_rules
     return dict(rules.apply_carry(dict(base), carry)) if rules is not None else dict(base)
 
 
 def carry_after(ruleset: Ruleset[Any], carry: dict[str, Any] | None, setup: Mapping[str, Any],
                 battle: BattleState) -> dict[str, Any] | None:
-    rules = getattr(ruleset, "set_rules", None)
+    rules = ruleset.set_rules
     if rules is None:
         return None
     winner = battle.outcome.winner if battle.outcome else None
@@ -178,24 +178,23 @@ class Sets:
                games: int = 3, mode: str = "best_of", seed_nonces: Mapping[str, str] | None = None,
                private: bool = False, set_id: str | None = None) -> CreatedSet:
         ruleset = get_ruleset(ruleset_id)
-        check_inputs(ruleset, players, setup, seed_nonces)
-        created = self._created(ruleset, players, setup, games, mode, private, set_id)
-        tokens = {seat: secrets.token_urlsafe(32) for seat in ruleset.seats}
+        created = self._created(ruleset, players, setup, games, mode, private, set_id, seed_nonces)
+        tokens = {seat: secrets.token_urlsafe(32) for seat in created.players}
         created = msgspec.structs.replace(created, seat_token_hashes={s: token_hash(t) for s, t in tokens.items()})
         first = record(GENESIS, 1, created)
         state = evolve_set(None, first)
         battle = self._start_battle(ruleset, state, [first], nonces=seed_nonces)
         return CreatedSet(created.set_id, tokens, battle.battle_id, battle.created.seed_commitment)
 
-    def _created(self, ruleset: Ruleset[Any], players: Mapping[str, str], setup: Mapping[str, Any] | None,
-                 games: int, mode: str, private: bool, set_id: str | None) -> SetCreated:
-        check_players(ruleset, players)
+    def _created(self, ruleset: Ruleset[Any], players: Mapping[str, Any], setup: Mapping[str, Any] | None,
+                 games: int, mode: str, private: bool, set_id: str | None,
+                 nonces: Mapping[str, str] | None = None) -> SetCreated:
         if not isinstance(games, int) or isinstance(games, bool) or not 1 <= games <= 99:
             raise SetupError("games", "a set has 1 to 99 games")
         if mode not in MODES:
             raise SetupError("mode", f"mode must be one of {', '.join(MODES)}")
-        base = dict(ruleset.default_setup() if setup is None else setup)
-        parse_battle_setup(ruleset, battle_setup(ruleset, base, None))
+        base = dict(ruleset.fresh_setup() if setup is None else setup)
+        _, players = check_inputs(ruleset, players, battle_setup(ruleset, base, None), nonces)
         options, game = battle_options(base)
         public = {**seal_setup(ruleset, game)[0], **options}
         return SetCreated(set_id=str(uuid.UUID(set_id) if set_id else uuid.uuid4()), ruleset=ruleset.id,
@@ -308,7 +307,7 @@ class Sets:
         from domain.ai.match import play, seeded_bytes
 
         ruleset = get_ruleset(ruleset_id)
-        players = players or {s: f"bot-{s}" for s in ruleset.seats}
+        players = players or {s: f"bot-{s}" for s in seat_table(ruleset, setup or ruleset.default_setup).seats}
         created = self._created(ruleset, players, setup, games, mode, False, None)
         probe = evolve_set(None, record(GENESIS, 1, created))
         played: list[tuple[list[Recorded], BattleState]] = []

@@ -82,7 +82,7 @@ class BattleViews(Projection):
             return []
         ruleset = get_ruleset(state.created.ruleset)
         ops: list[Op] = []
-        viewers = [("spectator", Viewer()), *((seat, Viewer(seat=seat)) for seat in ruleset.seats)]
+        viewers = [("spectator", Viewer()), *((seat, Viewer(seat=seat)) for seat in state.table.seats)]
         for name, viewer in viewers:
             seen = state
             horizon = self.battles.horizon(state, viewer)
@@ -135,7 +135,7 @@ class AiMemory(Projection):
             return []
         ruleset = get_ruleset(state.created.ruleset)
         ops: list[Op] = []
-        for seat in ruleset.seats:
+        for seat in state.table.seats:
             memory = self.memory(owner_id, seat)
             if memory.seq and memory.seq < rec.seq - 1:
                 memory = self.memories[(owner_id, seat)] = self.recall(owner_id, seat)
@@ -150,7 +150,7 @@ class AiMemory(Projection):
                 ops.append(("set", self.key(owner_id, seat, "meta"), self.meta(memory)))
                 continue
             shown = Viewer(seat=seat, omniscient=True) if state.public else viewer
-            changed = memory.settle(ruleset, ruleset.view(state.game, shown))
+            changed = memory.settle(ruleset, state.game, ruleset.view(state.game, shown))
             if changed == "new":
                 ops.append(("rpush", self.key(owner_id, seat, "turns"), memory.turns[-1]))
             elif changed == "updated":

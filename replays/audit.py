@@ -42,7 +42,7 @@ def audit_set(battles: Battles, sets: Sets, set_id: str) -> dict[str, Any]:
         if entry.head != battle.chain or entry.winner != battle.outcome.winner:
             problems.append(f"battle {entry.index}: the set records a result or head hash the battle does not have")
         setup = battle_setup(ruleset, state.created.setup or {}, carry)
-        if not same_setup(ruleset, unsealed_setup(ruleset, battles.records(entry.battle_id, 1, 1 + len(ruleset.seats))),
+        if not same_setup(ruleset, unsealed_setup(ruleset, battles.records(entry.battle_id, 1, 1 + len(battle.table.seats))),
                           setup):
             problems.append(f"battle {entry.index} was not created from the set's setup and carry-over")
         carry = carry_after(ruleset, carry, setup, battle)

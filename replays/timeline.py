@@ -1,10 +1,9 @@
 """Where a battle's actions and turns begin: the marks a replay viewer steps and jumps by.
 
 Nothing here knows a game. An action is an event that starts a command batch (the echo of
-a command). A turn begins at the event after which the spectator view's turn number changes;
-the number comes from the ruleset's optional `memory_turn(view)` hook, else the view's
-`turn_number` or `round` (the same reading the AI memory uses). The turn number is public
-in every view, so the marks tell no viewer anything hidden.
+a command). A turn begins at the event after which the ruleset's declared `turn(state)` changes (the
+same turn numbers the AI memory records). The turn number is public in every view, so the
+marks tell no viewer anything hidden.
 """
 from __future__ import annotations
 
@@ -12,9 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.ai.memory import view_turn
 from domain.engine.battle import BattleState, fold
-from domain.engine.events import SPECTATOR, Recorded
+from domain.engine.events import Recorded
 from domain.engine.ruleset import Ruleset
 
 
@@ -41,7 +39,7 @@ class Timeline:
                 self.actions.append(rec.seq)
             if self.state.game is None:
                 continue
-            turn = view_turn(self.ruleset, self.ruleset.view(self.state.game, SPECTATOR))
+            turn = self.ruleset.turn(self.state.game)
             if turn != self.turn:
                 self.turn = turn
                 self.turns.append((turn, rec.seq))

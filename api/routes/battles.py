@@ -35,7 +35,7 @@ def create_battle(body: CreateBattle, request: Request) -> Response:
     """Create a battle; the answer holds one secret token per seat (only hashes are kept)."""
     services = services_of(request)
     require_admin(request, services)
-    setup = body.full_setup(get_ruleset(body.ruleset).default_setup())
+    setup = body.full_setup(get_ruleset(body.ruleset).fresh_setup())
     made = services.battles.create(body.ruleset, body.players, setup, seed_nonces=body.seed_nonces,
                                    private=body.private)
     return json_response({"battle_id": made.battle_id, "seat_tokens": made.seat_tokens,

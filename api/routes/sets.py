@@ -38,7 +38,7 @@ def create_set(body: CreateSet, request: Request) -> Response:
     every battle of the set, each started as the one before it ends."""
     services = request.app.state.services
     require_admin(request, services)
-    setup = body.full_setup(get_ruleset(body.ruleset).default_setup())
+    setup = body.full_setup(get_ruleset(body.ruleset).fresh_setup())
     made = services.sets.create(body.ruleset, body.players, setup, games=body.games, mode=body.mode,
                                 seed_nonces=body.seed_nonces, private=body.private)
     return json_response({"set_id": made.set_id, "battle_id": made.battle_id, "seat_tokens": made.seat_tokens,

@@ -1,51 +1,41 @@
-"""Bot policies. A bot sees only what its seat may know: its redacted view and its legal
-commands. Nothing here reads battle state directly.
+"""Bot policies. A bot sees only what its seat may know: its redacted view, its legal
+commands and its AI memory. Nothing here reads battle state directly.
 
-A policy with `needs_view` gets the view and wire-JSON commands; one without gets neither
-the view nor the JSON round trip, just the legal command objects, and returns one of them.
+The generic policies (`random`) play every ruleset; a game's own policies (`greedy`,
+`memory`) live in its ruleset package and are named by its `Ruleset.bots`. A ruleset's own
+policy of a name comes before a generic one.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any
 
+from domain.engine.bots import Bot, BotFactory
 from domain.engine.errors import RingsideError
-from domain.engine.rng import Rng
+from domain.engine.registry import Registry
+from domain.engine.ruleset import all_rulesets, get_ruleset
+
+from .random_policy import RandomPolicy
 
 Wire = dict[str, Any]
+Policy = Bot
 
-
-class Policy(Protocol):
-    name: str
-    needs_view: bool
-
-    def choose(self, view: Mapping[str, Any] | None, legal: Sequence[Wire], rng: Rng) -> Wire: ...
+GENERIC: Registry[str, BotFactory] = Registry("bot policy")
+GENERIC.add("random", RandomPolicy)
 
 
 class UnknownPolicy(RingsideError):
     code = "unknown_policy"
 
 
-_POLICIES: dict[str, Callable[[str], Policy]] = {}
+def policy_names(ruleset_id: str | None = None) -> list[str]:
+    """The policies that play `ruleset_id` (every ruleset's when None), sorted."""
+    rulesets = [get_ruleset(ruleset_id)] if ruleset_id else list(all_rulesets().values())
+    return sorted({*GENERIC, *(name for r in rulesets for name in r.bots)})
 
 
-def policy(name: str) -> Callable[[Callable[[str], Policy]], Callable[[str], Policy]]:
-    def register(factory: Callable[[str], Policy]) -> Callable[[str], Policy]:
-        _POLICIES[name] = factory
-        return factory
-    return register
-
-
-def policy_names() -> list[str]:
-    """Every registered bot policy, sorted."""
-    return sorted(_POLICIES)
-
-
-def get_policy(name: str, ruleset_id: str) -> Policy:
-    try:
-        return _POLICIES[name](ruleset_id)
-    except KeyError:
-        raise UnknownPolicy(f"unknown bot policy {name!r}; known: {', '.join(policy_names())}") from None
-
-
-from . import greedy, random_policy, ring_memory  # noqa: E402,F401  (registration on import)
+def get_policy(name: str, ruleset_id: str) -> Bot:
+    factory = get_ruleset(ruleset_id).bots.get(name) or GENERIC.get(name)
+    if factory is None:
+        raise UnknownPolicy(f"no bot policy {name!r} for {ruleset_id}; known: {', '.join(policy_names(ruleset_id))}",
+                            policy=name)
+    return factory()

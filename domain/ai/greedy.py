@@ -1,44 +1,35 @@
-"""`greedy`: a one-ply heuristic. Each ruleset registers a scorer of (view, command);
-the bot plays the best-scoring legal command, breaking ties at random."""
+"""A one-ply heuristic bot: the best-scoring legal command by a game's own scorer of
+(view, command), ties broken at random. Rulesets build their `greedy` bots from it."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from domain.engine.bots import Bot
 from domain.engine.rng import Rng
 
-from . import Policy, UnknownPolicy, Wire, policy
-
+Wire = dict[str, Any]
 Scorer = Callable[[Mapping[str, Any], Wire], float]
-SCORERS: dict[str, Scorer] = {}
 
 
-def scorer(ruleset_id: str) -> Callable[[Scorer], Scorer]:
-    def register(fn: Scorer) -> Scorer:
-        SCORERS[ruleset_id] = fn
-        return fn
-    return register
+def best(scored: Sequence[float], legal: Sequence[Wire], rng: Rng) -> Wire:
+    """The legal command with the highest score; a tie is broken by the bot's RNG."""
+    top = max(scored)
+    return legal[rng.choice([i for i, s in enumerate(scored) if s == top])]
 
 
-class GreedyPolicy:
+class GreedyPolicy(Bot):
     name = "greedy"
     needs_view = True
 
     def __init__(self, score: Scorer):
         self.score = score
 
-    def choose(self, view: Mapping[str, Any] | None, legal: Sequence[Wire], rng: Rng) -> Wire:
+    def choose(self, view: Mapping[str, Any] | None, legal: Sequence[Any], rng: Rng, memory: Any = None) -> Wire:
         assert view is not None
-        scored = [(self.score(view, cmd), i) for i, cmd in enumerate(legal)]
-        best = max(s for s, _ in scored)
-        return legal[rng.choice([i for s, i in scored if s == best])]
+        return best([self.score(view, cmd) for cmd in legal], legal, rng)
 
 
-@policy("greedy")
-def make_greedy(ruleset_id: str) -> Policy:
-    if ruleset_id not in SCORERS:
-        raise UnknownPolicy(f"no greedy heuristic for {ruleset_id!r}")
-    return GreedyPolicy(SCORERS[ruleset_id])
-
-
-from . import deckduel_greedy, ring_greedy  # noqa: E402,F401
+def greedy(score: Scorer) -> Callable[[], Bot]:
+    """A bot factory for a ruleset's `bots`: greedy over `score`."""
+    return lambda: GreedyPolicy(score)

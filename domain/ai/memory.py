@@ -5,29 +5,16 @@ view after each batch, so it cannot hold anything the seat was not shown. The sa
 serves the `memory` bots in simulation and the AI-memory projection behind
 `GET /battles/{id}/memory`.
 
-A ruleset may refine it with two optional methods, both reading the seat's view only:
-- `memory_turn(view) -> int`: the turn number the view is in (default: the view's
-  `turn_number`, else `round`, else 0);
-- `memory_known(view, seat) -> dict`: what the seat knows of the others' resources
-  (MP, PP, energy); default: nothing.
+Two declared ruleset parts shape it: `turn(state)`, the public turn number (the same marks
+the replay timeline uses), and `memory_known(view, seat)`, what the seat knows of the others'
+resources (MP, PP, energy), read from the seat's own view.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-
-def view_turn(ruleset: Any, view: Mapping[str, Any]) -> int:
-    custom = getattr(ruleset, "memory_turn", None)
-    if custom is not None:
-        return int(custom(view))
-    turn = view.get("turn_number", view.get("round", 0))
-    return turn if isinstance(turn, int) else 0
-
-
-def known_resources(ruleset: Any, view: Mapping[str, Any], seat: str) -> dict[str, Any]:
-    custom = getattr(ruleset, "memory_known", None)
-    return dict(custom(view, seat)) if custom is not None else {}
+from domain.engine.ruleset import Ruleset
 
 
 class Memory:
@@ -53,12 +40,12 @@ class Memory:
             self.actions.append({"seq": wire["seq"], "type": wire["type"], "actor": data.get("seat"),
                                  "target": target, "data": dict(data)})
 
-    def settle(self, ruleset: Any, view: Mapping[str, Any]) -> str | None:
-        """The seat's view now. A new turn records the view as it starts: the view after the
-        batch that began it, so settling after every event or after every batch gives the
-        same memory. Returns "new" or "updated" when the turn record changed, else None."""
-        self.known = known_resources(ruleset, view, self.seat)
-        turn = view_turn(ruleset, view)
+    def settle(self, ruleset: Ruleset[Any], game: Any, view: Mapping[str, Any]) -> str | None:
+        """The seat's `view` of `game` now. A new turn records the view as it starts: the view
+        after the batch that began it, so settling after every event or after every batch
+        gives the same memory. Returns "new" or "updated" when the turn record changed."""
+        self.known = dict(ruleset.memory_known(view, self.seat))
+        turn = ruleset.turn(game)
         if not self.turns or self.turns[-1]["turn"] != turn:
             self.turns.append({"turn": turn, "seq": self.seq, "view": dict(view)})
             self._actions_at_turn = len(self.actions)

@@ -1,22 +1,15 @@
-"""`random`: uniform over the legal commands."""
+"""`random`: uniform over the legal commands; plays every ruleset."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain.engine.bots import Bot
 from domain.engine.rng import Rng
 
-from . import Policy, Wire, policy
 
-
-class RandomPolicy:
+class RandomPolicy(Bot):
     name = "random"
-    needs_view = False
 
-    def choose(self, view: Mapping[str, Any] | None, legal: Sequence[Wire], rng: Rng) -> Wire:
+    def choose(self, view: Mapping[str, Any] | None, legal: Sequence[Any], rng: Rng, memory: Any = None) -> Any:
         return rng.choice(legal)
-
-
-@policy("random")
-def make_random(ruleset_id: str) -> Policy:
-    return RandomPolicy()

@@ -5,7 +5,7 @@ functions, so a re-simulation is the very code path that produced the log.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from hashlib import blake2b
 from typing import Annotated, Any
 
@@ -15,8 +15,9 @@ import orjson
 from .chain import GENESIS, chain_of
 from .errors import BattleOver, InvalidInput, NotYourTurn, RuleViolation, SetupError, UnknownRuleset, quote
 from .events import Command, Event, Recorded, event_data, secret, server_only
-from .ruleset import Outcome, Ruleset, get_ruleset
 from .rng import Rng, batch_cursor
+from .ruleset import Decision, Outcome, Ruleset, get_ruleset
+from .table import PlayerEntry, Table, parse_player
 from .wire import check_wire
 
 
@@ -28,7 +29,7 @@ class BattleCreated(Event, frozen=True, kw_only=True):
     ruleset_version: str
     content_hash: str
     setup: dict[str, Any]
-    players: dict[str, str]
+    players: dict[str, str | dict[str, str]]      # a player id, or {"bot": policy} for a house seat
     seed_commitment: str
     seed_nonces: dict[str, str] = {}
     seed: Annotated[str | None, server_only()]
@@ -47,8 +48,7 @@ class BattleCreated(Event, frozen=True, kw_only=True):
 class SetupSealed(Event, frozen=True, kw_only=True):
     """The part of a seat's setup only that seat may see (a hidden inventory, say).
 
-    `BattleCreated.setup` holds the public rest. A ruleset opts in with
-    `seal_setup(raw) -> (public, {seat: sealed})` and `unseal_setup(public, sealed) -> raw`.
+    `BattleCreated.setup` holds the public rest. A ruleset opts in by declaring its `sealing`.
     """
     TOPIC = "engine.SetupSealed"
     seat: str
@@ -69,6 +69,7 @@ class BattleState(msgspec.Struct, frozen=True, kw_only=True):
     chain: str
     created: BattleCreated
     seed: bytes
+    table: Table
     game: Any
     outcome: Outcome | None = None
 
@@ -94,13 +95,17 @@ def effective_seed(revealed: bytes, nonces: Mapping[str, str]) -> bytes:
 
 def open_battle(ruleset: Ruleset[Any], *, battle_id: str, setup: Mapping[str, Any],
                 players: Mapping[str, str], revealed: bytes, nonces: Mapping[str, str] | None = None,
-                token_hashes: Mapping[str, str] | None = None, created_at: str,
-                private: bool = False) -> tuple[BattleState, list[Recorded]]:
-    """The create batch: BattleCreated, then whatever the ruleset's `start` deals and shuffles."""
-    check_inputs(ruleset, players, setup, nonces)
+                token_hashes: Mapping[str, str] | Callable[[Table], Mapping[str, str]] | None = None,
+                created_at: str, private: bool = False) -> tuple[BattleState, list[Recorded]]:
+    """The create batch: BattleCreated, then whatever the ruleset's `start` deals and shuffles.
+
+    `token_hashes` may be a function of the setup's table, called once the inputs are checked
+    (the seats, and so the tokens to hand out, depend on the setup)."""
+    parsed, players = check_inputs(ruleset, players, setup, nonces)
+    if callable(token_hashes):
+        token_hashes = token_hashes(seat_table(ruleset, setup))
     nonces = {str(k): str(v) for k, v in (nonces or {}).items()}
     options, game_setup = battle_options(setup)
-    parsed = ruleset.parse_setup(game_setup)
     public, sealed = seal_setup(ruleset, game_setup)
     public.update(options)
     created = BattleCreated(
@@ -117,7 +122,7 @@ def open_battle(ruleset: Ruleset[Any], *, battle_id: str, setup: Mapping[str, An
         state = fold(ruleset, state, rec)
         out.append(rec)
     starting = ruleset.start(parsed, Rng(state.seed, batch_cursor(state.seq + 1)))
-    return extend(ruleset, state, out, starting)
+    return extend(ruleset, state, out, Decision(tuple(starting)))
 
 
 # Setup keys every battle understands, whatever its ruleset; the ruleset never sees them.
@@ -147,10 +152,9 @@ def parse_battle_setup(ruleset: Ruleset[Any], setup: Mapping[str, Any]) -> Any:
 
 def seal_setup(ruleset: Ruleset[Any], setup: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """(the public setup, each seat's sealed part); rulesets that hide nothing seal nothing."""
-    sealer = getattr(ruleset, "seal_setup", None)
-    if sealer is None:
+    if ruleset.sealing is None:
         return dict(setup), {}
-    public, sealed = sealer(setup)
+    public, sealed = ruleset.sealing.seal(setup)
     return dict(public), {seat: dict(part) for seat, part in sealed.items()}
 
 
@@ -162,37 +166,43 @@ def unsealed_setup(ruleset: Ruleset[Any], records: Sequence[Recorded]) -> dict[s
         if not isinstance(rec.event, SetupSealed):
             break
         sealed[rec.event.seat] = rec.event.sealed or {}
-    if not sealed:
+    if not sealed or ruleset.sealing is None:
         return dict(created.setup)
     options, public = battle_options(created.setup)
-    return {**ruleset.unseal_setup(public, sealed), **options}  # type: ignore[attr-defined]
+    return {**ruleset.sealing.unseal(public, sealed), **options}
 
 
-MAX_PLAYER_ID = 64
 MAX_NONCE = 128
 
 
-def check_inputs(ruleset: Ruleset[Any], players: Mapping[str, str], setup: Any,
-                 nonces: Mapping[str, str] | None) -> None:
+def seat_table(ruleset: Ruleset[Any], setup: Mapping[str, Any]) -> Table:
+    """Who sits where in a battle of this (whole, valid) setup."""
+    return ruleset.table(battle_options(setup)[1])
+
+
+def check_inputs(ruleset: Ruleset[Any], players: Mapping[str, Any], setup: Any,
+                 nonces: Mapping[str, str] | None) -> tuple[Any, dict[str, PlayerEntry]]:
     """Everything a battle is created from is JSON the chain can hash (`check_wire`), within
-    its limits; a SetupError or InvalidInput names the field."""
+    its limits; a SetupError or InvalidInput names the field. Returns the parsed setup and
+    the players, one per seat of the setup's table."""
     check_wire(players, "players")
-    check_players(ruleset, players)
     check_wire(setup, "setup")
     check_wire(nonces, "seed_nonces")
-    if nonces is not None and (not isinstance(nonces, Mapping) or len(nonces) > len(ruleset.seats)
+    parsed = parse_battle_setup(ruleset, setup)
+    table = seat_table(ruleset, setup)
+    entries = check_players(ruleset, table, players)
+    if nonces is not None and (not isinstance(nonces, Mapping) or len(nonces) > len(table.seats)
                                or any(len(str(v)) > MAX_NONCE for v in nonces.values())):
         raise InvalidInput("seed_nonces", f"at most one nonce per seat, each at most {MAX_NONCE} characters")
+    return parsed, entries
 
 
-def check_players(ruleset: Ruleset[Any], players: Mapping[str, str]) -> None:
-    """The players sit outside the setup, so their errors name `players`, not `setup.players`."""
-    if not isinstance(players, Mapping) or set(players) != set(ruleset.seats):
-        raise InvalidInput("players", f"{ruleset.id} needs exactly the seats {', '.join(ruleset.seats)}")
-    for seat, player in players.items():
-        if not isinstance(player, str) or not player.strip() or len(player) > MAX_PLAYER_ID:
-            raise InvalidInput(f"players.{seat}", f"a player id must be a non-empty string of at most "
-                               f"{MAX_PLAYER_ID} characters")
+def check_players(ruleset: Ruleset[Any], table: Table, players: Mapping[str, Any]) -> dict[str, PlayerEntry]:
+    """One player (or house bot) per seat of the table. The players sit outside the setup, so
+    their errors name `players`, not `setup.players`."""
+    if not isinstance(players, Mapping) or set(players) != set(table.seats):
+        raise InvalidInput("players", f"{ruleset.id} needs exactly the seats {', '.join(table.seats)}")
+    return {seat: parse_player(seat, players[seat]) for seat in table.seats}
 
 
 def decide_batch(ruleset: Ruleset[Any], state: BattleState, seat: str,
@@ -200,7 +210,7 @@ def decide_batch(ruleset: Ruleset[Any], state: BattleState, seat: str,
     """One command: check whose turn it is, run `decide`, chain the events, end if decided."""
     if state.outcome is not None:
         raise BattleOver("the battle is over", seq=state.seq)
-    if seat not in ruleset.seats:
+    if seat not in state.table.seats:
         raise RuleViolation(f"{quote(seat)} is not a seat of this battle")
     waiting = ruleset.awaiting(state.game)
     if seat not in waiting:
@@ -209,17 +219,18 @@ def decide_batch(ruleset: Ruleset[Any], state: BattleState, seat: str,
     if not isinstance(command, Command):
         check_wire(command, "command")
     cmd = command if isinstance(command, Command) else ruleset.codec.parse(command)
-    events = ruleset.decide(state.game, seat, cmd, Rng(state.seed, batch_cursor(state.seq + 1)))
-    if not events or not events[0].starts_batch() or getattr(events[0], "seat", None) != seat:
+    decision = ruleset.decide(state.game, seat, cmd, Rng(state.seed, batch_cursor(state.seq + 1)))
+    events = decision.events
+    if not events or not events[0].starts_batch() or events[0].actor() != seat:
         raise RuntimeError(f"{ruleset.id}: a command batch must start with the acting seat's action event, "
                            f"got {[e.TOPIC for e in events[:1]]}")
-    return extend(ruleset, state, [], events)
+    return extend(ruleset, state, [], decision)
 
 
 def extend(ruleset: Ruleset[Any], state: BattleState, out: list[Recorded],
-           events: Sequence[Event]) -> tuple[BattleState, list[Recorded]]:
-    decided = getattr(events, "state", None)
-    if decided is not None:
+           decision: Decision[Any]) -> tuple[BattleState, list[Recorded]]:
+    events = decision.events
+    if decision.state is not None:
         # The resolver already evolved these events: chain them, then take its state.
         seq, chain = state.seq, state.chain
         for event in events:
@@ -227,7 +238,7 @@ def extend(ruleset: Ruleset[Any], state: BattleState, out: list[Recorded],
             rec = record(chain, seq, event)
             chain = rec.chain
             out.append(rec)
-        state = msgspec.structs.replace(state, seq=seq, chain=chain, game=decided)
+        state = msgspec.structs.replace(state, seq=seq, chain=chain, game=decision.state)
     else:
         for event in events:
             rec = record(state.chain, state.seq + 1, event)
@@ -254,7 +265,8 @@ def fold(ruleset: Ruleset[Any], state: BattleState | None, rec: Recorded) -> Bat
             raise RuleViolation(f"a battle starts with BattleCreated, not {event.TOPIC}")
         revealed = bytes.fromhex(event.seed or "")
         return BattleState(battle_id=event.battle_id, seq=rec.seq, chain=rec.chain, created=event,
-                           seed=effective_seed(revealed, event.seed_nonces), game=None)
+                           seed=effective_seed(revealed, event.seed_nonces),
+                           table=seat_table(ruleset, event.setup), game=None)
     if isinstance(event, SetupSealed):
         return msgspec.structs.replace(state, seq=rec.seq, chain=rec.chain)
     if isinstance(event, BattleEnded):

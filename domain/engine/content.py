@@ -2,8 +2,11 @@
 msgspec validation error, and the checks every setup starts with."""
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Mapping
+from functools import cached_property
 from hashlib import blake2b
+from pathlib import Path
 from typing import Any, TypeVar
 
 import msgspec
@@ -14,6 +17,28 @@ P = TypeVar("P", bound=msgspec.Struct)
 # A game number (a hand size, a deck size, basis points) no ruleset needs more of. It keeps
 # every param, and sums and products of a few, exact in any client language (2**53 in JS).
 PARAM_MAX = 1_000_000
+
+
+class ContentFiles:
+    """A ruleset's content: TOML files read once, hashed by name and bytes (replays pin the
+    hash), and shown as JSON table by table. A subclass names its `TABLES` (attributes that
+    hold `{id: record}`) and loads them from `self.files`."""
+    TABLES: tuple[str, ...] = ()
+
+    def __init__(self, directory: Path):
+        self.files = {p.relative_to(directory).as_posix(): p.read_bytes()
+                      for p in sorted(directory.rglob("*.toml"))}
+
+    def toml(self, name: str) -> dict[str, Any]:
+        return tomllib.loads(self.files[name].decode())
+
+    @cached_property
+    def hash(self) -> str:
+        return files_hash(self.files)
+
+    def as_json(self) -> dict[str, object]:
+        return {table: {k: msgspec.to_builtins(v) for k, v in vars(self)[table].items()}
+                for table in self.TABLES}
 
 
 def files_hash(files: Mapping[str, bytes]) -> str:

@@ -95,6 +95,10 @@ class Event(msgspec.Struct, frozen=True, kw_only=True):
         """True for action events: the echo of a command, first in its batch."""
         return type(self).COMMAND is not None
 
+    def actor(self) -> Seat | None:
+        """The seat that took an action event (its `seat` field); None for other events."""
+        return self.seat if "seat" in self.__struct_fields__ else None  # type: ignore[attr-defined, no-any-return]
+
     def command_wire(self) -> dict[str, object]:
         """The command this action event echoes, as wire JSON (for re-simulation)."""
         command = type(self).COMMAND

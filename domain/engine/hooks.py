@@ -16,6 +16,8 @@ import msgspec
 
 from .errors import ResolveDepthExceeded
 from .events import Event
+from .registry import Registry, caller_place
+from .ruleset import Decision
 
 S = TypeVar("S")
 
@@ -56,13 +58,18 @@ class Hooks:
 
     def __init__(self) -> None:
         self._by_kind: dict[tuple[str, Phase, type], list[tuple[int, Handler]]] = {}
+        self._registered: Registry[tuple[str, Phase, str], Handler] = Registry("hook")
         self._hooked: set[tuple[Phase, type]] = set()
         self._plans: dict[tuple[Phase, type, tuple[Effect, ...]], list[tuple[Effect, Handler]]] = {}
         self._by_identity: dict[tuple[Phase, type, int], tuple[Sequence[Effect], list[tuple[Effect, Handler]]]] = {}
         self.kinds: set[str] = set()
 
     def hook(self, phase: Phase, *, on: type, kind: str, priority: int = 0) -> Callable[[Handler], Handler]:
+        """Register one handler per (kind, phase, event type); a second one is refused, naming both."""
+        place = caller_place(2)
+
         def register(fn: Handler) -> Handler:
+            self._registered.add((kind, phase, on.__name__), fn, place)
             self._by_kind.setdefault((kind, phase, on), []).append((priority, fn))
             self._hooked.add((phase, on))
             self._plans.clear()
@@ -110,7 +117,7 @@ class Resolver(Generic[S]):
     def __init__(self, state: S, evolve: Callable[[S, Event], S], hooks: Hooks,
                  effects: Callable[[S], Sequence[Effect]], rng: Any, *, depth_cap: int = 24):
         self.state = state
-        self.events: Decided = Decided()
+        self.events: list[Event] = []
         self.rng = rng
         self._evolve = evolve
         self._hooks = hooks
@@ -171,15 +178,10 @@ class Resolver(Generic[S]):
     def _record(self, event: Event) -> None:
         self.state = self._evolve(self.state, event)
         self.events.append(event)
-        self.events.state = self.state
 
-
-class Decided(list):
-    """The events `decide` returns, carrying the state they lead to.
-
-    The battle runner takes `state` instead of evolving every event a second time.
-    """
-    state: Any = None
+    def decision(self) -> Decision[S]:
+        """The batch so far and the state it leads to: the runner folds nothing twice."""
+        return Decision(tuple(self.events), self.state)
 
 
 def modify(hooks: Hooks, effects: Sequence[Effect], state: Any, proposal: Any,

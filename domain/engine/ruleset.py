@@ -1,57 +1,138 @@
-"""The Ruleset protocol every game implements, and the registry the service looks them up in."""
+"""The ruleset contract (v2): one declared value per game, and the registry of them.
+
+A game is declared once, as a `Ruleset` that names its parts: the state type, the command
+codec, the content, and the pure functions (`parse_setup`, `start`, `evolve`, `awaiting`,
+`legal_commands`, `decide`, `view`, `outcome`). Everything a ruleset *may* offer is a typed
+field with a default here, so the engine, sets and AI memory call it without ever asking
+whether it exists:
+
+| part | default |
+|---|---|
+| `table(setup)`: seats and sides | two sides of one seat each, `p1` and `p2` |
+| `sealing`: per-seat secret parts of the setup | nothing sealed |
+| `withhold_setup(setup)`: the setup as shown before the battle is public | nothing withheld |
+| `set_rules`: what a set carries from battle to battle | nothing carried |
+| `turn(state)`: the public turn number, for timelines and AI memory | 0 (no turns) |
+| `memory_known(view, seat)`: the others' resources a seat knows | nothing |
+| `bots`: the game's own bot policies, by name | none (the generic ones still play) |
+"""
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
 
+from .bots import BotFactory
 from .errors import UnknownRuleset, quote
 from .events import Command, CommandCodec, Event, Seat, Viewer
+from .registry import Registry, caller_place
 from .rng import Rng
+from .table import Side, Table, duel_table
 
 S = TypeVar("S")
 
 
 class Outcome(msgspec.Struct, frozen=True, kw_only=True):
-    """How a battle ended: `winner` is None for a draw."""
-    winner: Seat | None
+    """How a battle ended: `winner` names the winning side, or is None for a draw."""
+    winner: Side | None
     reason: str
 
 
-class Ruleset(Protocol[S]):
+@dataclass(frozen=True, slots=True)
+class Decision(Generic[S]):
+    """What `decide` returns: the batch's events and the game state they lead to.
+
+    `state` is None when `decide` did not fold the events itself; the runner folds them then.
+    A resolver that applied each event as it went hands back its state, so nothing is folded
+    twice."""
+    events: tuple[Event, ...]
+    state: S | None = None
+
+
+class Content(Protocol):
+    """A ruleset's content: its files' hash (replays pin it) and the data as JSON."""
+    @property
+    def hash(self) -> str: ...
+    def as_json(self) -> dict[str, object]: ...
+
+
+class SetRules(Protocol):
+    """What a set carries over between its battles (ring's LP and EXS). Both are pure."""
+    def apply_carry(self, setup: Mapping[str, Any], carry: Mapping[str, Any] | None) -> dict[str, Any]: ...
+    def next_carry(self, carry: Mapping[str, Any] | None, setup: Mapping[str, Any], game: Any,
+                   winner: Side | None) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Sealing:
+    """Per-seat secrets in a setup (a hidden inventory): `seal(raw) -> (public, {seat: sealed})`
+    and its inverse `unseal(public, sealed) -> raw`. Each sealed part is recorded as a
+    `SetupSealed` event only its seat may read."""
+    seal: Callable[[Mapping[str, Any]], tuple[dict[str, Any], dict[str, dict[str, Any]]]]
+    unseal: Callable[[Mapping[str, Any], Mapping[str, Mapping[str, Any]]], dict[str, Any]]
+
+
+def nothing_withheld(setup: Mapping[str, Any]) -> dict[str, Any] | None:
+    return None
+
+
+def no_turns(state: Any) -> int:
+    return 0
+
+
+def nothing_known(view: Mapping[str, Any], seat: Seat) -> dict[str, Any]:
+    return {}
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class Ruleset(Generic[S]):
+    """A game, declared once. Replays pin `id`, `version` and `content.hash`."""
     id: str
     version: str
-    content_hash: str
-    seats: tuple[Seat, ...]
-    state_type: type
+    content: Content
+    state_type: type[S]
     codec: CommandCodec
+    default_setup: Mapping[str, Any]
+    setup_schema: Mapping[str, Any]
+    parse_setup: Callable[[Mapping[str, Any]], Any]        # SetupError names the bad field
+    start: Callable[[Any, Rng], Sequence[Event]]           # the parsed setup -> the opening events
+    evolve: Callable[[S | None, Event], S]                 # pure
+    awaiting: Callable[[S], frozenset[Seat]]               # who may act now; >1: several may act
+    legal_commands: Callable[[S, Seat], Sequence[Command]]
+    decide: Callable[[S, Seat, Command, Rng], Decision[S]]  # pure, or RuleViolation
+    view: Callable[[S, Viewer], Mapping[str, object]]      # JSON-ready, redacted
+    outcome: Callable[[S], Outcome | None]
+    table: Callable[[Mapping[str, Any]], Table] = duel_table
+    sealing: Sealing | None = None
+    withhold_setup: Callable[[Mapping[str, Any]], dict[str, Any] | None] = nothing_withheld
+    set_rules: SetRules | None = None
+    turn: Callable[[S], int] = no_turns
+    memory_known: Callable[[Mapping[str, Any], Seat], dict[str, Any]] = nothing_known
+    bots: Mapping[str, BotFactory] = field(default_factory=dict)
 
-    def default_setup(self) -> Mapping[str, Any]: ...
-    def setup_schema(self) -> Mapping[str, Any]: ...
-    def content(self) -> Mapping[str, Any]: ...
-    def parse_setup(self, raw: Mapping[str, Any]) -> Any: ...
-    def withhold_setup(self, setup: Mapping[str, Any]) -> dict[str, Any] | None:
-        """The public setup as players may see it before the battle is public, or None when it
-        hides nothing. A scripted order (a deck that is not shuffled) is hidden information
-        like any shuffle: nobody may read it from the setup."""
-        ...
-    def start(self, setup: Any, rng: Rng) -> Sequence[Event]: ...
-    def evolve(self, state: S | None, event: Event) -> S: ...
-    def awaiting(self, state: S) -> frozenset[Seat]: ...
-    def legal_commands(self, state: S, seat: Seat) -> Sequence[Command]: ...
-    def decide(self, state: S, seat: Seat, cmd: Command, rng: Rng) -> Sequence[Event]: ...
-    def view(self, state: S, viewer: Viewer) -> Mapping[str, object]: ...
-    def outcome(self, state: S) -> Outcome | None: ...
+    @property
+    def content_hash(self) -> str:
+        return self.content.hash
+
+    def fresh_setup(self) -> dict[str, Any]:
+        """A copy of the default setup, for a battle created without one."""
+        return dict(self.default_setup)
+
+    def default_table(self) -> Table:
+        """The seats of a battle created from the default setup (what `ringside rulesets` lists)."""
+        return self.table(self.default_setup)
 
 
-_REGISTRY: dict[str, Ruleset[Any]] = {}
+_REGISTRY: Registry[str, Ruleset[Any]] = Registry("ruleset")
 RULESET_PACKAGE = "domain.rulesets"
 
 
-def register(ruleset: Ruleset[Any]) -> Ruleset[Any]:
-    _REGISTRY[ruleset.id] = ruleset
+def register(ruleset: Ruleset[S]) -> Ruleset[S]:
+    """Register a ruleset by id; a second ruleset with the same id is refused, naming both."""
+    _REGISTRY.add(ruleset.id, ruleset, caller_place(2))
     return ruleset
 
 

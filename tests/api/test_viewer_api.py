@@ -22,7 +22,7 @@ def finished(app, ruleset_id: str = "ring", seed: int = 1) -> str:
     """A battle played to its end by greedy bots, saved in the app's store."""
     ruleset = get_ruleset(ruleset_id)
     battle_id = str(uuid.uuid4())
-    match = play(ruleset, {seat: get_policy("greedy", ruleset_id) for seat in ruleset.seats}, battle_id=battle_id,
+    match = play(ruleset, {seat: get_policy("greedy", ruleset_id) for seat in ruleset.default_table().seats}, battle_id=battle_id,
                  revealed=seeded_bytes(seed, "r"), bot_seed=seeded_bytes(seed, "b"), players=PLAYERS)
     app.state.services.battles.save_battle(match.records, match.state)
     return battle_id

@@ -57,7 +57,7 @@ class RulesetContract(ABC):
         return get_ruleset(self.ruleset_id)
 
     def match(self, i: int, policy: str = "random") -> Match:
-        bots = {seat: get_policy(policy, self.ruleset_id) for seat in self.ruleset.seats}
+        bots = {seat: get_policy(policy, self.ruleset_id) for seat in self.ruleset.default_table().seats}
         return play(self.ruleset, bots, battle_id=f"00000000-0000-4000-8000-{i:012d}",
                     revealed=seeded_bytes("contract", i), bot_seed=seeded_bytes("contract-bots", i, policy))
 
@@ -112,7 +112,7 @@ class RulesetContract(ABC):
         refused = 0
         for state in self.states(matches[1]):
             waiting = self.ruleset.awaiting(state.game)
-            for seat in self.ruleset.seats:
+            for seat in self.ruleset.default_table().seats:
                 if seat not in waiting and state.outcome is None:
                     any_cmd = self.ruleset.codec.wire(self.ruleset.legal_commands(state.game, next(iter(waiting)))[0])
                     with pytest.raises(NotYourTurn):
@@ -217,7 +217,7 @@ class RulesetContract(ABC):
         rng = Rng(b"perturb")
         checked = 0
         for state in self.states(matches[0]):
-            for owner in (*self.ruleset.seats, *((None,) if self.server_only_state else ())):
+            for owner in (*self.ruleset.default_table().seats, *((None,) if self.server_only_state else ())):
                 other = self.perturb_hidden(state.game, owner, rng)
                 assert other != state.game, f"perturb_hidden changed nothing for {owner} at seq {state.seq}"
                 for viewer in self.viewers():
@@ -246,11 +246,11 @@ class RulesetContract(ABC):
     def created(self, setup: dict[str, Any]) -> tuple[BattleState, list[Any]]:
         """The create batch of a battle with this setup, its seed and id fixed."""
         return open_battle(self.ruleset, battle_id="00000000-0000-4000-8000-00000000feed", setup=setup,
-                           players={seat: f"player-{seat}" for seat in self.ruleset.seats},
+                           players={seat: f"player-{seat}" for seat in self.ruleset.default_table().seats},
                            revealed=seeded_bytes("scripted"), created_at="2026-01-01T00:00:00.000Z")
 
     def viewers(self) -> list[Viewer]:
-        return [SPECTATOR, *(Viewer(seat=s) for s in self.ruleset.seats)]
+        return [SPECTATOR, *(Viewer(seat=s) for s in self.ruleset.default_table().seats)]
 
 
 def _other(value: Any) -> Any:

@@ -22,10 +22,10 @@ def opened(setup):
 
 
 def test_spectator_delay_is_kept_in_the_public_setup():
-    state, records = opened({**RULESET.default_setup(), "spectator_delay": 3})
+    state, records = opened({**RULESET.fresh_setup(), "spectator_delay": 3})
     assert state.spectator_delay == 3
     assert records[0].event.setup["spectator_delay"] == 3
-    plain, _ = opened(RULESET.default_setup())
+    plain, _ = opened(RULESET.fresh_setup())
     assert plain.spectator_delay == 0 and "spectator_delay" not in plain.created.setup
     assert state.game == plain.game
 
@@ -33,12 +33,12 @@ def test_spectator_delay_is_kept_in_the_public_setup():
 @pytest.mark.parametrize("delay", [-1, 1001, "3", True, 2.5])
 def test_a_bad_spectator_delay_names_the_field(delay):
     with pytest.raises(SetupError) as err:
-        opened({**RULESET.default_setup(), "spectator_delay": delay})
+        opened({**RULESET.fresh_setup(), "spectator_delay": delay})
     assert err.value.field == "spectator_delay"
 
 
 def test_a_battle_with_a_delay_still_verifies():
     bots = {seat: get_policy("random", "deckduel") for seat in PLAYERS}
     match = play(RULESET, bots, battle_id="00000000-0000-4000-8000-000000000002", revealed=seeded_bytes(1),
-                 bot_seed=seeded_bytes(2), setup={**RULESET.default_setup(), "spectator_delay": 2})
+                 bot_seed=seeded_bytes(2), setup={**RULESET.fresh_setup(), "spectator_delay": 2})
     assert verify(build(match.state, match.records)).ok

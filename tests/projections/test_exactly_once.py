@@ -21,7 +21,7 @@ from tests.api.server import ROOT, stop, wait_until
 from tests.cli.helpers import RINGSIDE, run
 
 RULESET = get_ruleset("deckduel")
-BOTS = {seat: get_policy("random", "deckduel") for seat in RULESET.seats}
+BOTS = {seat: get_policy("random", "deckduel") for seat in RULESET.default_table().seats}
 
 
 def add_battles(battles: Battles, start: int, count: int) -> None:

@@ -20,7 +20,7 @@ from projections.store import MemoryViewStore
 from projections.views import read_memory
 
 RULESET = get_ruleset("deckduel")
-BOTS = {seat: get_policy("random", "deckduel") for seat in RULESET.seats}
+BOTS = {seat: get_policy("random", "deckduel") for seat in RULESET.default_table().seats}
 
 
 def store_battle(battles: Battles, i: int, players: dict[str, str]):
@@ -60,7 +60,7 @@ def test_ai_memory_is_the_seats_own_recall(logged):
     match = singles[0]
     bid = match.state.battle_id
     final_batch = max(r.seq for r in match.records if r.event.starts_batch())
-    for seat in RULESET.seats:
+    for seat in RULESET.default_table().seats:
         # What a bot at this seat remembers, batch by batch, up to the final batch.
         reference = Memory(seat)
         state = None
@@ -72,7 +72,7 @@ def test_ai_memory_is_the_seats_own_recall(logged):
             reference.observe(wire_event(rec, Viewer(seat=seat), False), rec.event.starts_batch())
             nxt = match.records[rec.seq] if rec.seq < len(match.records) else None
             if nxt is None or nxt.event.starts_batch():
-                reference.settle(RULESET, RULESET.view(state.game, Viewer(seat=seat)))
+                reference.settle(RULESET, state.game, RULESET.view(state.game, Viewer(seat=seat)))
             if nxt is not None and nxt.seq == final_batch:
                 break
         projected = read_memory(views.store, bid, seat)
@@ -139,8 +139,8 @@ def test_ai_memory_never_holds_the_other_seats_hidden_fields(logged):
         seed = battles.events(bid, Viewer(omniscient=True))[0]["data"].get("seed")
         # The batch that ends a battle makes its whole history public; check what came before.
         ending = max(r.seq for r in battles.records(bid) if r.event.starts_batch())
-        for seat in RULESET.seats:
-            other = next(s for s in RULESET.seats if s != seat)
+        for seat in RULESET.default_table().seats:
+            other = next(s for s in RULESET.default_table().seats if s != seat)
             memory = read_memory(views.store, bid, seat)
             memory = {**memory, "turns": [t for t in memory["turns"] if t["seq"] < ending],
                       "actions": [a for a in memory["actions"] if a["seq"] < ending]}

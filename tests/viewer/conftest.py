@@ -90,7 +90,7 @@ def finished_ring(db_file, server) -> str:
     """A ring battle played to its end by two greedy bots, saved straight into the server's store."""
     ruleset = get_ruleset("ring")
     battle_id = str(uuid.uuid4())
-    match = play(ruleset, {seat: get_policy("greedy", "ring") for seat in ruleset.seats}, battle_id=battle_id,
+    match = play(ruleset, {seat: get_policy("greedy", "ring") for seat in ruleset.default_table().seats}, battle_id=battle_id,
                  revealed=seeded_bytes(7, "viewer"), bot_seed=seeded_bytes(7, "bots"), players=PLAYERS)
     with Battles(db_file) as battles:
         battles.save_battle(match.records, match.state)

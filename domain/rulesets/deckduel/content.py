@@ -1,13 +1,11 @@
 """Loads the TOML content (cards, characters) into frozen records and hashes it."""
 from __future__ import annotations
 
-import tomllib
-from functools import cached_property
 from pathlib import Path
 
 import msgspec
 
-from domain.engine.content import files_hash
+from domain.engine.content import ContentFiles
 
 CONTENT_DIR = Path(__file__).parent / "content"
 CardId = str
@@ -38,22 +36,17 @@ class Character(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
         return tuple(card for card, copies in self.deck.items() for _ in range(copies))
 
 
-class Content:
+class Content(ContentFiles):
+    TABLES = ("cards", "characters")
+
     def __init__(self, directory: Path = CONTENT_DIR):
-        self.files = {p.name: p.read_bytes() for p in sorted(directory.glob("*.toml"))}
-        raw_cards = tomllib.loads(self.files["cards.toml"].decode())["cards"]
-        raw_chars = tomllib.loads(self.files["characters.toml"].decode())["characters"]
+        super().__init__(directory)
+        raw_cards = self.toml("cards.toml")["cards"]
+        raw_chars = self.toml("characters.toml")["characters"]
         self.cards = {cid: msgspec.convert({"id": cid, **body}, type=Card) for cid, body in raw_cards.items()}
         self.characters = {cid: msgspec.convert({"id": cid, **body}, type=Character)
                            for cid, body in raw_chars.items()}
 
-    @cached_property
-    def hash(self) -> str:
-        return files_hash(self.files)
-
-    def as_json(self) -> dict[str, object]:
-        return {"cards": {k: msgspec.to_builtins(v) for k, v in self.cards.items()},
-                "characters": {k: msgspec.to_builtins(v) for k, v in self.characters.items()}}
 
 
 CONTENT = Content()

@@ -10,6 +10,7 @@ from domain.engine.errors import RuleViolation
 from domain.engine.events import Command, Event
 from domain.engine.hooks import Effect, Resolver, modify
 from domain.engine.rng import Rng
+from domain.engine.ruleset import Decision, Outcome
 
 from . import events as ev
 from .commands import Discard, Mulligan, Pass, PlayAttack, PlayDrill
@@ -88,7 +89,7 @@ def legal_commands(s: Duel, seat: str) -> list[Command]:
     return plays
 
 
-def decide(s: Duel, seat: str, cmd: Command, rng: Rng) -> Sequence[Event]:
+def decide(s: Duel, seat: str, cmd: Command, rng: Rng) -> Decision[Duel]:
     b = resolver(s, rng)
     if isinstance(cmd, Mulligan):
         mulligan(b, seat, cmd)
@@ -102,7 +103,7 @@ def decide(s: Duel, seat: str, cmd: Command, rng: Rng) -> Sequence[Event]:
         discard(b, seat, cmd)
     else:
         raise RuleViolation(f"{type(cmd).__name__} is not a deckduel command")
-    return b.events
+    return b.decision()
 
 
 def mulligan(b: Resolver[Duel], seat: str, cmd: Mulligan) -> None:
@@ -206,3 +207,14 @@ def discard(b: Resolver[Duel], seat: str, cmd: Discard) -> None:
         raise RuleViolation(f"{cmd.card!r} is not in your hand")
     b.emit(ev.CardDiscarded(seat=seat, card=cmd.card))
     end_step(b)
+
+
+def outcome(s: Duel) -> Outcome | None:
+    """Seed 004: a player whose deck runs out loses; both at once is a draw."""
+    if not s.deck_out():
+        return None
+    p1_out, p2_out = not s.p1.deck, not s.p2.deck
+    if p1_out and p2_out:
+        return Outcome(winner=None, reason="both decks emptied at once")
+    loser = "p1" if p1_out else "p2"
+    return Outcome(winner=opponent(loser), reason=f"{loser}'s deck is empty")

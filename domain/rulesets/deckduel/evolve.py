@@ -1,30 +1,19 @@
 """Deckduel reducer: one small function per event, moving cards between piles. No rules here."""
 from __future__ import annotations
 
-from functools import singledispatch
-
 from msgspec.structs import replace
 
-from domain.engine.choices import ChoiceLocked, ChoicesRevealed, PendingChoices
-from domain.engine.hooks import EffectTriggered
+from domain.engine.choices import PendingChoices
+from domain.engine.reducer import Reducer
 
 from . import events as ev
 from .state import SEATS, Duel, Params, Side, opponent, without, without_all
 
 
-def evolve(state: Duel | None, event: ev.Event) -> Duel:
-    return _dispatch(event.__class__)(event, state)
+evolve: Reducer[Duel] = Reducer("deckduel")
 
 
-@singledispatch
-def _evolve(event: ev.Event, s: Duel) -> Duel:
-    raise TypeError(f"deckduel cannot apply {event.TOPIC}")
-
-
-_dispatch = _evolve.dispatch
-
-
-@_evolve.register
+@evolve.on()
 def _(e: ev.DuelStarted, s: None) -> Duel:
     return Duel(params=Params(**e.params), p1=Side(character=e.characters["p1"]),
                 p2=Side(character=e.characters["p2"]), first_player=e.first_player,
@@ -35,7 +24,7 @@ def _side(s: Duel, seat: str, **changes: object) -> Duel:
     return s.with_side(seat, replace(s.side(seat), **changes))
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.DeckPrepared, s: Duel) -> Duel:
     return _side(s, e.seat, deck=e.order)
 
@@ -46,131 +35,115 @@ def _from_deck_top(s: Duel, seat: str, count: int, pile: str) -> Duel:
     return _side(s, seat, deck=side.deck[count:], **{pile: getattr(side, pile) + side.deck[:count]})
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.CardsDrawn, s: Duel) -> Duel:
     return _from_deck_top(s, e.seat, e.count, "hand")
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.CardsReturned, s: Duel) -> Duel:
     side = s.side(e.seat)
     return _side(s, e.seat, hand=without_all(side.hand, e.cards), deck=side.deck + e.cards)
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.EnergyGained, s: Duel) -> Duel:
     return _from_deck_top(s, e.seat, e.count, "energy")
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.EnergyPaid, s: Duel) -> Duel:
     side = s.side(e.seat)
     return _side(s, e.seat, energy=side.energy[e.count:], deck=side.deck + side.energy[:e.count])
 
 
-@_evolve.register
-def _(e: ChoiceLocked, s: Duel) -> Duel:
-    return replace(s, choices=s.choices.with_lock(e.seat, e.choice))
-
-
-@_evolve.register
-def _(e: ChoicesRevealed, s: Duel) -> Duel:
-    return replace(s, choices=None)
-
-
-@_evolve.register
-def _(e: EffectTriggered, s: Duel) -> Duel:
-    return s
-
-
-@_evolve.register
+@evolve.on()
 def _(e: ev.ActivePlayerChosen, s: Duel) -> Duel:
     return replace(s, active=e.seat)
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.RoundStarted, s: Duel) -> Duel:
     return replace(s, round=e.round, active=e.active, phase="combat", turn=e.active, passes=0)
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.AttackPlayed, s: Duel) -> Duel:
     s = _side(s, e.seat, hand=without(s.side(e.seat).hand, e.card))
     return replace(s, turn=opponent(e.seat), passes=0)
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.DrillPlayed, s: Duel) -> Duel:
     side = s.side(e.seat)
     s = _side(s, e.seat, hand=without(side.hand, e.card), drills=side.drills + (e.card,))
     return replace(s, turn=opponent(e.seat), passes=0)
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.Passed, s: Duel) -> Duel:
     return replace(s, turn=opponent(e.seat), passes=s.passes + 1)
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.DamageDealt, s: Duel) -> Duel:
     return s
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.DamageFlipped, s: Duel) -> Duel:
     return _from_deck_top(s, e.seat, 1, "hand" if e.perfect else "discard")
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.DefenseTriggered, s: Duel) -> Duel:
     return s
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.AttackResolved, s: Duel) -> Duel:
     return _side(s, e.seat, discard=s.side(e.seat).discard + (e.card,))
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.CardsMilled, s: Duel) -> Duel:
     return _from_deck_top(s, e.seat, len(e.cards), "discard")
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.CardsRecovered, s: Duel) -> Duel:
     side = s.side(e.seat)
     return _side(s, e.seat, discard=side.discard[:len(side.discard) - len(e.cards)], hand=side.hand + e.cards)
 
 
-@_evolve.register(ev.CardKnockedAway)
-@_evolve.register(ev.CardDiscarded)
+@evolve.on(ev.CardKnockedAway, ev.CardDiscarded)
 def _(e: ev.CardDiscarded | ev.CardKnockedAway, s: Duel) -> Duel:
     side = s.side(e.seat)
     return _side(s, e.seat, hand=without(side.hand, e.card), discard=side.discard + (e.card,))
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.CardRecycled, s: Duel) -> Duel:
     side = s.side(e.seat)
     return _side(s, e.seat, discard=without(side.discard[::-1], e.card)[::-1], deck=side.deck + (e.card,))
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.DrillDestroyed, s: Duel) -> Duel:
     side = s.side(e.seat)
     return _side(s, e.seat, drills=without(side.drills, e.card), discard=side.discard + (e.card,))
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.CombatEnded, s: Duel) -> Duel:
     return replace(s, turn=None, passes=0)
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.DiscardRequired, s: Duel) -> Duel:
     return replace(s, phase="discard", turn=e.seat)
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.RoundEnded, s: Duel) -> Duel:
     return replace(s, turn=None, phase="end")

@@ -5,19 +5,20 @@ from typing import Any
 
 from domain.engine.events import Viewer
 
+from .decide import awaiting, effective
 from .effects.queries import HandSize
 from .state import SEATS, Duel
 
 
-def view(s: Duel, viewer: Viewer, awaiting: frozenset[str], effective: Any) -> dict[str, Any]:
+def view(s: Duel, viewer: Viewer) -> dict[str, Any]:
     return {
         "round": s.round, "phase": s.phase, "active": s.active, "turn": s.turn, "passes": s.passes,
-        "awaiting": sorted(awaiting),
-        "seats": {seat: side_view(s, seat, viewer, effective) for seat in SEATS},
+        "awaiting": sorted(awaiting(s)),
+        "seats": {seat: side_view(s, seat, viewer) for seat in SEATS},
     }
 
 
-def side_view(s: Duel, seat: str, viewer: Viewer, effective: Any) -> dict[str, Any]:
+def side_view(s: Duel, seat: str, viewer: Viewer) -> dict[str, Any]:
     side = s.side(seat)
     own = viewer.omniscient or viewer.seat == seat
     shown: dict[str, Any] = {

@@ -7,14 +7,12 @@ and every pool has the shape seed 000 gives it (6 arts x 3 children, 6 per tier)
 """
 from __future__ import annotations
 
-import tomllib
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from domain.engine.content import files_hash
+from domain.engine.content import ContentFiles
 
 CONTENT_DIR = Path(__file__).parent / "content"
 ATTRIBUTES = ("hp", "mp", "atk", "def", "skl", "pry")   # growable, and lowered by EXS
@@ -172,13 +170,14 @@ def _records(raw: dict[str, Any], key: str, cls: type) -> dict[str, Any]:
     return {rid: msgspec.convert({"id": rid, **body}, type=cls) for rid, body in raw.get(key, {}).items()}
 
 
-class Content:
+class Content(ContentFiles):
+    TABLES = ("units", "pools", "abilities", "leaders", "items", "equipment", "battlefields", "dynamics", "decks")
+
     def __init__(self, directory: Path = CONTENT_DIR):
-        self.files = {p.relative_to(directory).as_posix(): p.read_bytes()
-                      for p in sorted(directory.rglob("*.toml"))}
+        super().__init__(directory)
         raw: dict[str, dict[str, Any]] = {}
         for name, body in self.files.items():
-            for key, table in tomllib.loads(body.decode()).items():
+            for key, table in self.toml(name).items():
                 clash = set(raw.setdefault(key, {})) & set(table)
                 if clash:
                     raise ValueError(f"{name}: {key} {sorted(clash)[0]!r} is defined twice")
@@ -202,14 +201,6 @@ class Content:
             raise KeyError(ability_id)
         return found
 
-    @cached_property
-    def hash(self) -> str:
-        return files_hash(self.files)
-
-    def as_json(self) -> dict[str, object]:
-        tables = ("units", "pools", "abilities", "leaders", "items", "equipment", "battlefields", "dynamics",
-                  "decks")
-        return {t: {k: msgspec.to_builtins(v) for k, v in getattr(self, t).items()} for t in tables}
 
 
 CONTENT = Content()

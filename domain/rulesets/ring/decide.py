@@ -1,12 +1,10 @@
 """Ring rules: who is awaited, the legal commands, and what each command decides."""
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from domain.engine.errors import RuleViolation
-from domain.engine.events import Command, Event
+from domain.engine.events import Command
 from domain.engine.rng import Rng
-from domain.engine.ruleset import Outcome
+from domain.engine.ruleset import Decision, Outcome
 
 from . import prebattle, turn
 from .commands import (ChooseBattlefield, EndTurn, PickRing, PickTeam, StrikeLeader, Swap, UseAbility, UseItem,
@@ -37,7 +35,7 @@ def legal_commands(s: Ring, seat: str) -> list[Command]:
     return list(actions(s, seat))                               # type: ignore[arg-type]
 
 
-def decide(s: Ring, seat: str, cmd: Command, rng: Rng) -> Sequence[Event]:
+def decide(s: Ring, seat: str, cmd: Command, rng: Rng) -> Decision[Ring]:
     b = RingResolver(s, rng)
     if isinstance(cmd, ChooseBattlefield):
         prebattle.choose_battlefield(b, seat, cmd)
@@ -52,7 +50,7 @@ def decide(s: Ring, seat: str, cmd: Command, rng: Rng) -> Sequence[Event]:
     else:
         turn.in_battle(s)
         BATTLE_ACTIONS[type(cmd)](b, seat, cmd)
-    return b.events
+    return b.decision()
 
 
 def outcome(s: Ring) -> Outcome | None:

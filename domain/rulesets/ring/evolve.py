@@ -1,29 +1,18 @@
 """Ring reducer: one small function per event. No rules here: every number was decided."""
 from __future__ import annotations
 
-from functools import singledispatch
-
 import msgspec
 from msgspec.structs import replace
 
-from domain.engine.choices import ChoiceLocked, ChoicesRevealed, PendingChoices
-from domain.engine.hooks import EffectTriggered
+from domain.engine.choices import ChoicesRevealed, PendingChoices
+from domain.engine.reducer import Reducer
 
 from . import events as ev
 from .content import CONTENT
 from .state import SEATS, Dyn, Fighter, Params, PoolSlot, Ring, Side
 
 
-def evolve(state: Ring | None, event: ev.Event) -> Ring:
-    return _dispatch(event.__class__)(event, state)
-
-
-@singledispatch
-def _evolve(event: ev.Event, s: Ring) -> Ring:
-    raise TypeError(f"ring cannot apply {event.TOPIC}")
-
-
-_dispatch = _evolve.dispatch
+evolve: Reducer[Ring] = Reducer("ring")
 
 
 def _unit(s: Ring, key: str, **changes: object) -> Ring:
@@ -38,7 +27,7 @@ def _dyn(s: Ring, dyn_id: str, **changes: object) -> Ring:
     return replace(s, dynamics=tuple(replace(d, **changes) if d.id == dyn_id else d for d in s.dynamics))
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.RingStarted, s: None) -> Ring:
     sides = {}
     for seat in SEATS:
@@ -48,7 +37,7 @@ def _(e: ev.RingStarted, s: None) -> Ring:
                 battlefield=e.fixed_battlefield)
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.DeckBuilt, s: Ring) -> Ring:
     fighters = [msgspec.convert(f, type=Fighter) for f in e.fighters]
     down = s.down | {f.key for f in fighters if f.down}
@@ -56,40 +45,34 @@ def _(e: ev.DeckBuilt, s: Ring) -> Ring:
     return _side(s, e.seat, deck=tuple(f.key for f in fighters))
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.InventoryPacked, s: Ring) -> Ring:
     return _side(s, e.seat, items=tuple(e.items or ()))
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.InitiativeRolled, s: Ring) -> Ring:
     return replace(s, initiative=e.winner, advantage=e.advantage, phase="battlefield")
 
 
-@_evolve.register(ev.BattlefieldDrawn)
-@_evolve.register(ev.BattlefieldChosen)
+@evolve.on(ev.BattlefieldDrawn, ev.BattlefieldChosen)
 def _(e: ev.BattlefieldDrawn | ev.BattlefieldChosen, s: Ring) -> Ring:
     return replace(s, battlefield=e.battlefield)
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.PickStarted, s: Ring) -> Ring:
     phase = "team" if e.kind == "pick_team" else "ring"
     return replace(s, phase=phase, choices=PendingChoices(kind=e.kind, awaiting=e.order),
                    pick_sequential=e.sequential)
 
 
-@_evolve.register
-def _(e: ChoiceLocked, s: Ring) -> Ring:
-    return replace(s, choices=s.choices.with_lock(e.seat, e.choice))
-
-
-@_evolve.register
+@evolve.on()
 def _(e: ev.TeamPreviewed, s: Ring) -> Ring:
     return s
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ChoicesRevealed, s: Ring) -> Ring:
     s = replace(s, choices=None)
     for seat, choice in e.choices.items():
@@ -100,116 +83,108 @@ def _(e: ChoicesRevealed, s: Ring) -> Ring:
     return s
 
 
-@_evolve.register
-def _(e: EffectTriggered, s: Ring) -> Ring:
-    return s
-
-
-@_evolve.register
+@evolve.on()
 def _(e: ev.AttributeBoosted, s: Ring) -> Ring:
     unit = s.units[e.unit]
     return _unit(s, e.unit, base={**unit.base, e.attr: unit.base[e.attr] + e.amount})
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.DynamicAdded, s: Ring) -> Ring:
     dyn = Dyn(id=e.id, kind=e.kind, source=e.source, seat=e.seat, unit=e.unit, target=e.target,
               severity=e.severity, by=e.by)
     return replace(s, dynamics=s.dynamics + (dyn,), next_dynamic=s.next_dynamic + 1)
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.SeverityChanged, s: Ring) -> Ring:
     return _dyn(s, e.id, severity=e.severity)
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.DynamicRemoved, s: Ring) -> Ring:
     # A Dynamic-on-Dynamic whose target leaves play leaves with it.
     return replace(s, dynamics=tuple(d for d in s.dynamics if d.id != e.id and d.target != e.id))
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.TurnStarted, s: Ring) -> Ring:
     s = _side(s, e.seat, ap=e.ap)
     return replace(s, phase="battle", turn=e.turn, active=e.seat, swap_required=False)
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.SwapRequired, s: Ring) -> Ring:
     return replace(s, swap_required=True)
 
 
-@_evolve.register(ev.AbilityUsed)
+@evolve.on(ev.AbilityUsed)
 def _(e: ev.AbilityUsed, s: Ring) -> Ring:
     unit = s.units[e.unit]
     return _unit(s, e.unit, uses={**unit.uses, e.ability: unit.uses.get(e.ability, 0) + 1})
 
 
-@_evolve.register(ev.LeaderAbilityUsed)
-@_evolve.register(ev.LeaderStruck)
-@_evolve.register(ev.TurnYielded)
-@_evolve.register(ev.EffectivenessRolled)
+@evolve.on(ev.LeaderAbilityUsed, ev.LeaderStruck, ev.TurnYielded, ev.EffectivenessRolled)
 def _(e: ev.Event, s: Ring) -> Ring:
     return s
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.ItemUsed, s: Ring) -> Ring:
     items = s.side(e.seat).items
     i = items.index(e.item)
     return _side(s, e.seat, items=items[:i] + items[i + 1:])
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.UnitSwapped, s: Ring) -> Ring:
     return replace(_side(s, e.seat, ring=f"{e.seat}.{e.unit}"), swap_required=False)
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.ApSpent, s: Ring) -> Ring:
     return _side(s, e.seat, ap=s.side(e.seat).ap - e.amount)
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.ApGained, s: Ring) -> Ring:
     return _side(s, e.seat, ap=s.side(e.seat).ap + e.amount)
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.HpReduced, s: Ring) -> Ring:
     unit = s.units[e.unit]
     return _unit(s, e.unit, hp=max(0, unit.hp - e.amount), hits=unit.hits + (e.by is not None))
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.HpRestored, s: Ring) -> Ring:
     unit = s.units[e.unit]
     return _unit(s, e.unit, hp=min(unit.max_hp, unit.hp + e.amount))
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.MpChanged, s: Ring) -> Ring:
     return _unit(s, e.unit, mp=s.units[e.unit].mp + e.delta)
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.Augmented, s: Ring) -> Ring:
     unit = s.units[e.unit]
     return _unit(s, e.unit, aug={**unit.aug, e.attr: unit.aug.get(e.attr, 0) + e.delta})
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.ExhaustionChanged, s: Ring) -> Ring:
     return _unit(s, e.unit, exs=e.exs)
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.TagAdded, s: Ring) -> Ring:
     return _unit(s, e.unit, tags=s.units[e.unit].tags + (e.tag,))
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.PoolChanged, s: Ring) -> Ring:
     unit = s.units[e.unit]
     pools = tuple(replace(p, level=e.level) if p.pool == e.pool else p for p in unit.pools)
@@ -218,55 +193,55 @@ def _(e: ev.PoolChanged, s: Ring) -> Ring:
     return _unit(s, e.unit, pools=pools)
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.PoolReplaced, s: Ring) -> Ring:
     unit = s.units[e.unit]
     return _unit(s, e.unit, pools=tuple(replace(p, pool=e.into) if p.pool == e.pool else p for p in unit.pools))
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.UnitKnockedOut, s: Ring) -> Ring:
     return replace(_unit(s, e.unit, ko=True), down=s.down | {e.unit})
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.LpLost, s: Ring) -> Ring:
     return _unit(s, e.unit, lp=max(0, s.units[e.unit].lp - e.amount))
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.LpRestored, s: Ring) -> Ring:
     unit = s.units[e.unit]
     return _unit(s, e.unit, lp=min(unit.max_lp, unit.lp + e.amount))
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.UnitRemoved, s: Ring) -> Ring:
     return replace(_unit(s, e.unit, removed=True), down=s.down | {e.unit})
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.UnitRevived, s: Ring) -> Ring:
     return replace(_unit(s, e.unit, ko=False), down=s.down - {e.unit})
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.LeaderHpReduced, s: Ring) -> Ring:
     return _side(s, e.seat, leader_hp=max(0, s.side(e.seat).leader_hp - e.amount))
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.LeaderHpRestored, s: Ring) -> Ring:
     side = s.side(e.seat)
     return _side(s, e.seat, leader_hp=min(side.leader_max_hp, side.leader_hp + e.amount))
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.TurnEnded, s: Ring) -> Ring:
     return replace(_side(s, e.seat, ap=0), active=None)
 
 
-@_evolve.register
+@evolve.on()
 def _(e: ev.TimeLimitReached, s: Ring) -> Ring:
     return replace(s, time_limit=(e.winner, e.reason), active=None)
 

@@ -3,20 +3,22 @@ until both sides lock (the preview advantage shows a team to the initiative winn
 an inventory shows only to its seat. Everything else is public."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from domain.engine.events import Viewer
 
 from .content import CONTENT
+from .decide import awaiting
 from .effects.moves import active_effects
 from .roster import loadout
 from .state import COMBAT, SEATS, Fighter, Ring, opponent
 
 
-def view(s: Ring, viewer: Viewer, awaiting: frozenset[str]) -> dict[str, Any]:
+def view(s: Ring, viewer: Viewer) -> dict[str, Any]:
     live = {e.owner for e in active_effects(s)}
     return {
-        "phase": s.phase, "turn_number": s.turn, "active": s.active, "awaiting": sorted(awaiting),
+        "phase": s.phase, "turn_number": s.turn, "active": s.active, "awaiting": sorted(awaiting(s)),
         "initiative": s.initiative, "advantage": s.advantage, "battlefield": s.battlefield,
         "swap_required": s.swap_required,
         "time_limit": list(s.time_limit) if s.time_limit else None, "max_turns": s.params.max_turns,
@@ -58,7 +60,7 @@ def fighter_view(f: Fighter, ring: str | None) -> dict[str, Any]:
     }
 
 
-def memory_known(v: dict[str, Any], seat: str) -> dict[str, Any]:
+def memory_known(v: Mapping[str, Any], seat: str) -> dict[str, Any]:
     """What a seat knows of the other side's resources: leader HP and AP, the Ring unit's
     HP and MP, which items it has used is in the action log."""
     known = {}

@@ -43,7 +43,7 @@ def mulligan_pending(**piles: Iterable[str]) -> Duel:
 
 
 def decide_after(state: Duel, seat: str, cmd: Command, seed: bytes = b"x") -> list[Event]:
-    return list(decide(state, seat, cmd, Rng(seed)))
+    return list(decide(state, seat, cmd, Rng(seed)).events)
 
 
 def after(state: Duel | None, events: Iterable[Event]) -> Duel:

@@ -77,7 +77,7 @@ def ring(p1: Sequence[Fighter], p2: Sequence[Fighter], *, dynamics: Iterable[Dyn
 
 def run(s: Ring, seat: str, cmd: Command, seed: bytes = b"x") -> tuple[list[Event], Ring]:
     """Decide one command and fold its events: (events, the state they lead to)."""
-    events = list(decide(s, seat, cmd, Rng(seed)))
+    events = list(decide(s, seat, cmd, Rng(seed)).events)
     return events, fold(s, events)
 
 

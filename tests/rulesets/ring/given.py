@@ -107,7 +107,7 @@ def team_pick(state: Ring, *, sequential_for: str | None = None) -> Ring:
 
 def decide_after(state: Ring, seat: str, cmd: Command, seed: bytes = b"x") -> list[Event]:
     """The events `decide` returns for one command (the engine's seat check is not run)."""
-    return list(decide(state, seat, cmd, Rng(seed)))
+    return list(decide(state, seat, cmd, Rng(seed)).events)
 
 
 def after(state: Ring | None, events: Iterable[Event]) -> Ring:

@@ -60,7 +60,7 @@ def test_every_preset_parses_on_either_seat(preset):
 
 
 def test_the_default_setup_pits_ember_rush_against_iron_wall():
-    parsed = RULESET.parse_setup(RULESET.default_setup())
+    parsed = RULESET.parse_setup(RULESET.fresh_setup())
     assert (parsed.decks["p1"].leader, parsed.decks["p2"].leader) == ("ignis", "ironhelm")
 
 
@@ -275,8 +275,8 @@ def test_the_public_setup_has_no_items_and_the_sealed_part_has_them():
 def test_unsealing_gives_back_the_same_decks():
     raw = {"p1": {"deck": "null_court"}, "p2": {"deck": with_unit(0, growth={"atk": 2})}}
     raw["p2"]["deck"]["items"] = ["potion", "ether"]
-    public, sealed = RULESET.seal_setup(copy.deepcopy(raw))
-    again = parse_setup(RULESET.unseal_setup(public, sealed))
+    public, sealed = RULESET.sealing.seal(copy.deepcopy(raw))
+    again = parse_setup(RULESET.sealing.unseal(public, sealed))
     original = parse_setup(raw)
     assert again.decks == original.decks
     assert again.decks["p2"].items == ("potion", "ether")

@@ -12,11 +12,12 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.rulesets.ring.content import CONTENT
+from domain.ai.greedy import Wire, best
+from domain.ai.memory import Memory
+from domain.engine.bots import Bot
 
-from . import Policy, UnknownPolicy, Wire, policy
-from .memory import Memory
-from .ring_greedy import me_and_foe, score
+from ..content import CONTENT
+from .value import me_and_foe, score
 
 WARDS = {"fiery": ("fire_ward", "fortify")}
 
@@ -77,22 +78,12 @@ def warded(unit: Mapping[str, Any] | None, view: Mapping[str, Any], tags: Counte
     return covered / sum(tags.values())
 
 
-class MemoryPolicy:
+class MemoryPolicy(Bot):
     name = "memory"
     needs_view = True
     needs_memory = True
 
-    def choose(self, view: Mapping[str, Any] | None, legal: Sequence[Wire], rng: Any,
-               memory: Memory | None = None) -> Wire:
+    def choose(self, view: Mapping[str, Any] | None, legal: Sequence[Any], rng: Any, memory: Any = None) -> Wire:
         assert view is not None
         memory = memory or Memory(next(s for s, side in view["seats"].items() if side["items"] is not None))
-        scored = [(adjust(view, cmd, memory), i) for i, cmd in enumerate(legal)]
-        best = max(s for s, _ in scored)
-        return legal[rng.choice([i for s, i in scored if s == best])]
-
-
-@policy("memory")
-def make_memory(ruleset_id: str) -> Policy:
-    if ruleset_id != "ring":
-        raise UnknownPolicy(f"no memory policy for {ruleset_id!r}")
-    return MemoryPolicy()
+        return best([adjust(view, cmd, memory) for cmd in legal], legal, rng)

@@ -6,11 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from domain.rulesets.ring.content import CONTENT, Ability
-from domain.rulesets.ring.formulas import chances, damage
+from domain.ai.greedy import Wire
 
-from . import Wire
-from .greedy import scorer
+from ..content import CONTENT, Ability
+from ..formulas import chances, damage
 
 View = Mapping[str, Any]
 KO_BONUS = 40.0
@@ -27,7 +26,6 @@ def unit(view: View, key: str | None) -> Mapping[str, Any] | None:
     return view["seats"][key.split(".", 1)[0]]["units"].get(key)
 
 
-@scorer("ring")
 def score(view: View, cmd: Wire) -> float:
     kind = cmd["type"]
     seat, foe = me_and_foe(view)

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from domain.rulesets.deckduel.content import CARDS
+from domain.ai.greedy import Wire, greedy
+from domain.engine.bots import BotFactory
+from domain.engine.registry import Registry
 
-from . import Wire
-from .greedy import scorer
+from .content import CARDS
 
 
-@scorer("deckduel")
 def score(view: Mapping[str, Any], cmd: Wire) -> float:
     kind = cmd["type"]
     if kind == "mulligan":
@@ -32,3 +32,7 @@ def score(view: Mapping[str, Any], cmd: Wire) -> float:
 def _me(view: Mapping[str, Any]) -> Mapping[str, Any]:
     seats = view["seats"]
     return next(side for side in seats.values() if side.get("hand") is not None)
+
+
+BOTS: Registry[str, BotFactory] = Registry("deckduel bot")
+BOTS.add("greedy", greedy(score))

@@ -1,0 +1,92 @@
+"""Who sits at the table: seats, the side each belongs to, and who plays each seat.
+
+Seats come from the setup, not from the ruleset: a battleboard battle has one to four hero
+seats on one side, a duel has two sides of one seat. An `Outcome` names the winning side.
+A seat is played by a player (its id) or by a house bot (`{"bot": "greedy"}`), which the
+service plays through the same submit path as any client.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from .errors import InvalidInput
+
+Seat = str
+Side = str
+MAX_PLAYER_ID = 64
+HOUSE_PREFIX = "house:"
+
+
+class Table(msgspec.Struct, frozen=True):
+    """The sides in their order, each with its seats in order."""
+    sides: tuple[tuple[Side, tuple[Seat, ...]], ...]
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        return tuple(seat for _, seats in self.sides for seat in seats)
+
+    @property
+    def side_ids(self) -> tuple[Side, ...]:
+        return tuple(side for side, _ in self.sides)
+
+    def side_of(self, seat: Seat) -> Side:
+        for side, seats in self.sides:
+            if seat in seats:
+                return side
+        raise KeyError(seat)
+
+    def seats_of(self, side: Side) -> tuple[Seat, ...]:
+        return dict(self.sides)[side]
+
+    def as_json(self) -> dict[str, list[Seat]]:
+        return {side: list(seats) for side, seats in self.sides}
+
+
+def one_seat_sides(*seats: Seat) -> Table:
+    """Each seat its own side, named like the seat (a duel: sides `p1` and `p2`)."""
+    return Table(tuple((seat, (seat,)) for seat in seats))
+
+
+DUEL = one_seat_sides("p1", "p2")
+
+
+def duel_table(setup: Mapping[str, Any]) -> Table:
+    """The default table: two sides of one seat each, whatever the setup."""
+    return DUEL
+
+
+PlayerEntry = str | dict[str, str]
+
+
+def parse_player(seat: Seat, raw: object) -> PlayerEntry:
+    """A seat's player as given on the wire: a player id, or `{"bot": "<policy>"}`."""
+    if isinstance(raw, Mapping):
+        bot = raw.get("bot")
+        if set(raw) != {"bot"} or not isinstance(bot, str) or not bot.strip() or len(bot) > MAX_PLAYER_ID:
+            raise InvalidInput(f"players.{seat}", 'a house seat is {"bot": "<policy name>"} and nothing else')
+        return {"bot": bot}
+    if not isinstance(raw, str) or not raw.strip() or len(raw) > MAX_PLAYER_ID:
+        raise InvalidInput(f"players.{seat}", f"a player id must be a non-empty string of at most {MAX_PLAYER_ID} characters, "
+                           'or {"bot": "<policy name>"} for a house seat')
+    return raw
+
+
+def house_bot(entry: object) -> str | None:
+    """The policy of a house seat's entry; None for a player."""
+    if isinstance(entry, Mapping) and isinstance(entry.get("bot"), str):
+        return str(entry["bot"])
+    return None
+
+
+def player_id(entry: object) -> str:
+    """The id a seat's player is rated and listed under: house bots as `house:<policy>`."""
+    bot = house_bot(entry)
+    return HOUSE_PREFIX + bot if bot is not None else str(entry)
+
+
+def house_bots(players: Mapping[str, object]) -> dict[Seat, str]:
+    """The seats played by house bots, and each one's policy."""
+    return {seat: bot for seat, entry in players.items() if (bot := house_bot(entry)) is not None}
