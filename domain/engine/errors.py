@@ -31,6 +31,9 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     characters. Built from a bounded repr, so quoting a huge value costs no more than a small one."""
     if isinstance(value, str):
         return clip(repr(value[:limit]) + ("…" if len(value) > limit else ""), limit)
+    if isinstance(value, int) and value.bit_length() > 12_000:
+        # Python refuses to print an integer of over 4,300 digits: describe it instead.
+        return clip(f"<an integer of {value.bit_length()} bits>", limit)
     return clip(_short.repr(value), limit)
 
 

@@ -107,3 +107,11 @@ def test_params_are_bounded_and_name_the_param(raw, field):
     assert caught.value.field == field
     assert parse_params({"hand_size": PARAM_MAX}, Params).hand_size == PARAM_MAX
     assert parse_params({"hand_size": 0, "fair": False}, Params) == Params(hand_size=0, fair=False)
+
+
+def test_an_integer_too_long_to_print_is_refused_and_described():
+    # Python will not print an int of over 4,300 digits; 10**5000 has 16,610 bits.
+    with pytest.raises(InvalidInput) as refused:
+        check_wire({"n": 10**5000}, "command")
+    assert refused.value.details["field"] == "command.n"
+    assert quote(10**5000) == "<an integer of 16610 bits>"
