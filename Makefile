@@ -19,6 +19,7 @@ run: $(STAMP)
 test: $(STAMP)
 	scripts/browser
 	scripts/services
+	$(BIN)/mypy
 	RINGSIDE_REQUIRE_SERVICES=$${RINGSIDE_REQUIRE_SERVICES:-1} $(BIN)/python -m pytest -q
 
 bench: $(STAMP)

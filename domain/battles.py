@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 from eventsourcing.persistence import IntegrityError
 
+from domain.ai import check_house_players
 from domain.engine.battle import BattleCreated, BattleEnded, BattleState, decide_batch, fold, open_battle
 from domain.engine.errors import IdempotencyConflict, SeqOutOfRange, StaleState, UnknownBattle
 from domain.engine.events import Recorded, Viewer, decode_event, wire_event
@@ -123,6 +124,7 @@ class Battles:
             players=players, revealed=revealed if revealed is not None else secrets.token_bytes(32),
             nonces=seed_nonces, token_hashes=hashes,
             created_at=created_at or utc_now(), private=private)
+        check_house_players(ruleset.id, state.created.players)
         self.append_batch(bid, records, state, previous_seq=0)
         return CreatedBattle(str(bid), tokens, state.created.seed_commitment, state.seq)
 

@@ -4,13 +4,11 @@ view-store operations; the runner applies them with the view's tracking position
 - `battles`: each battle's current view per seat and for spectators, and an index of live
   and finished battles;
 - `memory`: per seat, the AI memory of what that seat has seen (domain/ai/memory.py);
-- `leaderboards`: openskill ratings per ruleset from finished sets (a battle outside a set
-  is a set of one);
-- `history`: each player's battles and sets with their results.
+- `leaderboards` and `history` (projections/ratings.py): openskill ratings of sides as teams,
+  and each player's battles and sets with their side and results.
 """
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
@@ -22,49 +20,10 @@ from domain.battles import Battles
 from domain.engine.battle import BattleCreated, BattleEnded, BattleState, fold
 from domain.engine.events import Recorded, Viewer, wire_event
 from domain.engine.ruleset import get_ruleset
-from domain.sets import SetBattleStarted, SetCreated, SetEnded
 
+from .base import Folder, Projection
+from .ratings import Leaderboards, PlayerHistory
 from .store import Op, ViewStore
-
-
-class Folder:
-    """Battle states as a projection has seen them, folded event by event (LRU-bounded)."""
-
-    def __init__(self, battles: Battles, size: int = 512):
-        self.battles = battles
-        self.size = size
-        self.states: OrderedDict[str, BattleState] = OrderedDict()
-
-    def advance(self, battle_id: str, rec: Recorded) -> BattleState:
-        state = self.states.pop(battle_id, None)
-        if state is None or state.seq != rec.seq - 1:
-            state = self.battles.load(battle_id, at=rec.seq - 1) if rec.seq > 1 else None
-        state = fold(get_ruleset((state.created if state else rec.event).ruleset), state, rec)
-        self.states[battle_id] = state
-        while len(self.states) > self.size:
-            self.states.popitem(last=False)
-        return state
-
-
-class Projection(ABC):
-    name = ""
-    topics: frozenset[str] | None = None     # the event topics this view reads; None: every one
-
-    def __init__(self, battles: Battles, store: ViewStore):
-        self.battles = battles
-        self.store = store
-
-    def key(self, *parts: str) -> str:
-        return self.store.key(self.name, *parts)
-
-    def reads(self, rec: Recorded) -> bool:
-        return self.topics is None or rec.event.TOPIC in self.topics
-
-    @abstractmethod
-    def project(self, owner_id: str, rec: Recorded, position: int, batch_end: bool = True) -> list[Op]:
-        """The store operations for one event of battle or set `owner_id`, at log `position`.
-        `batch_end` is False when the runner knows more events of the same batch follow: views
-        that only show the state between batches can wait for the batch's last event."""
 
 
 class BattleViews(Projection):
@@ -170,86 +129,6 @@ def read_memory(store: ViewStore, battle_id: str, seat: str) -> dict[str, Any] |
         return None
     return {**meta, "actions": store.lrange(store.key("memory", battle_id, seat, "actions")),
             "turns": store.lrange(store.key("memory", battle_id, seat, "turns"))}
-
-
-class Leaderboards(Projection):
-    """openskill (Plackett-Luce) ratings per ruleset; the ranking is by ordinal (mu - 3 sigma)."""
-    name = "leaderboards"
-    topics = frozenset(c.TOPIC for c in (SetBattleStarted, BattleCreated, BattleEnded, SetEnded))
-
-    def __init__(self, battles: Battles, store: ViewStore):
-        super().__init__(battles, store)
-        from openskill.models import PlackettLuce
-
-        self.model = PlackettLuce()
-
-    def project(self, owner_id: str, rec: Recorded, position: int, batch_end: bool = True) -> list[Op]:
-        event = rec.event
-        if isinstance(event, SetBattleStarted):
-            return [("hset", self.key("in-set"), event.battle_id, event.set_id)]
-        if isinstance(event, BattleCreated):
-            return [("hset", self.key("pending"), owner_id, {"ruleset": event.ruleset, "players": event.players})]
-        if isinstance(event, BattleEnded):
-            pending = self.store.hget(self.key("pending"), owner_id)
-            ops: list[Op] = [("hdel", self.key("pending"), owner_id), ("hdel", self.key("in-set"), owner_id)]
-            if pending is not None and self.store.hget(self.key("in-set"), owner_id) is None:
-                ops += self.rate(pending["ruleset"], pending["players"], event.winner)
-            return ops
-        if isinstance(event, SetEnded):
-            return self.rate(event.ruleset, event.players, event.winner)
-        return []
-
-    def rate(self, ruleset: str, players: dict[str, str], winner: str | None) -> list[Op]:
-        stats_key = self.key(ruleset, "stats")
-        seats = sorted(players)
-        rows = {seat: self.store.hget(stats_key, players[seat]) or {"mu": None, "sigma": None, "games": 0, "wins": 0}
-                for seat in seats}
-        teams = [[self.model.rating(mu=rows[s]["mu"], sigma=rows[s]["sigma"], name=players[s])
-                  if rows[s]["mu"] is not None else self.model.rating(name=players[s])] for s in seats]
-        ranks = [0 if winner is None or s == winner else 1 for s in seats]
-        rated = self.model.rate(teams, ranks=ranks)
-        ops: list[Op] = []
-        for seat, (rating,) in zip(seats, rated):
-            row = {"mu": rating.mu, "sigma": rating.sigma, "games": rows[seat]["games"] + 1,
-                   "wins": rows[seat]["wins"] + (1 if winner == seat else 0)}
-            ops.append(("hset", stats_key, players[seat], row))
-            ops.append(("zadd", self.key(ruleset, "ranking"), players[seat], ordinal(row)))
-            ops.append(("hset", self.key("players", players[seat]), ruleset, row))
-        return ops
-
-
-def ordinal(row: dict[str, Any]) -> float:
-    return round(row["mu"] - 3 * row["sigma"], 6)
-
-
-class PlayerHistory(Projection):
-    name = "history"
-    topics = frozenset(c.TOPIC for c in (BattleCreated, BattleEnded, SetCreated, SetEnded))
-
-    def project(self, owner_id: str, rec: Recorded, position: int, batch_end: bool = True) -> list[Op]:
-        event = rec.event
-        if isinstance(event, BattleCreated):
-            return [("rpush", self.key(player, "battles"),
-                     {"battle_id": owner_id, "ruleset": event.ruleset, "seat": seat, "players": event.players,
-                      "created_at": event.created_at}) for seat, player in event.players.items()] + \
-                   [("hset", self.key("battle-players"), owner_id, event.players)]
-        if isinstance(event, BattleEnded):
-            players = self.store.hget(self.key("battle-players"), owner_id) or {}
-            return [("hset", self.key(player, "results"), owner_id, result_of(seat, event.winner))
-                    for seat, player in players.items()] + [("hdel", self.key("battle-players"), owner_id)]
-        if isinstance(event, SetCreated):
-            return [("rpush", self.key(player, "sets"),
-                     {"set_id": event.set_id, "ruleset": event.ruleset, "seat": seat, "games": event.games,
-                      "mode": event.mode, "created_at": event.created_at})
-                    for seat, player in event.players.items()]
-        if isinstance(event, SetEnded):
-            return [("hset", self.key(player, "results"), event.set_id, result_of(seat, event.winner))
-                    for seat, player in event.players.items()]
-        return []
-
-
-def result_of(seat: str, winner: str | None) -> str:
-    return "draw" if winner is None else ("win" if winner == seat else "loss")
 
 
 PROJECTIONS: dict[str, type[Projection]] = {p.name: p for p in (BattleViews, AiMemory, Leaderboards, PlayerHistory)}

@@ -36,7 +36,7 @@ def create_battle(body: CreateBattle, request: Request) -> Response:
     services = services_of(request)
     require_admin(request, services)
     setup = body.full_setup(get_ruleset(body.ruleset).fresh_setup())
-    made = services.battles.create(body.ruleset, body.players, setup, seed_nonces=body.seed_nonces,
+    made = services.battles.create(body.ruleset, body.player_entries(), setup, seed_nonces=body.seed_nonces,
                                    private=body.private)
     return json_response({"battle_id": made.battle_id, "seat_tokens": made.seat_tokens,
                           "seed_commitment": made.seed_commitment, "seq": made.seq}, status=201)

@@ -15,6 +15,15 @@ PlayerId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 Nonce = Annotated[str, StringConstraints(max_length=128)]
 
 
+class HouseBot(BaseModel):
+    """A seat the service plays itself with a house bot policy (see `GET /rulesets`' `bots`)."""
+    model_config = ConfigDict(extra="forbid")
+    bot: str = Field(min_length=1, max_length=64, description="the bot policy, e.g. greedy")
+
+
+Player = PlayerId | HouseBot
+
+
 class Strict(BaseModel):
     """A request body. After its shape, every value is checked to be JSON the engine can store
     and hash (`check_wire`): InvalidInput (422) names the first field that is not."""
@@ -22,19 +31,25 @@ class Strict(BaseModel):
 
     @model_validator(mode="after")
     def storable(self) -> Self:
+        dumped = self.model_dump()
         for name in type(self).model_fields:
-            check_wire(getattr(self, name), name)
+            check_wire(dumped[name], name)
         return self
 
 
 class CreateBattle(Strict):
     ruleset: str = Field(min_length=1, max_length=64)
-    players: dict[SeatKey, PlayerId] = Field(max_length=MAX_SEATS, description="a player id per seat")
+    players: dict[SeatKey, Player] = Field(max_length=MAX_SEATS, description='a player id per seat, or '
+                                           '{"bot": policy} for a seat the service plays (a house seat)')
     setup: dict[str, Any] | None = None
     seed_nonces: dict[SeatKey, Nonce] | None = Field(
         None, max_length=16, description="client nonces mixed into the committed seed")
     private: bool = False
     spectator_delay: int | None = Field(None, ge=0, le=1000, description="Hold spectators N actions behind.")
+
+    def player_entries(self) -> dict[str, Any]:
+        """The players as the engine takes them: ids, and `{"bot": policy}` for house seats."""
+        return {seat: p.model_dump() if isinstance(p, HouseBot) else p for seat, p in self.players.items()}
 
     def full_setup(self, default: dict[str, Any]) -> dict[str, Any] | None:
         """The setup with the spectator delay folded in (the engine keeps it in the setup)."""
@@ -100,7 +115,7 @@ class ViewOut(BaseModel):
     battle_id: str
     ruleset: str
     seq: int
-    players: dict[str, str]
+    players: dict[str, str | HouseBot]
     outcome: dict[str, Any] | None
     state: dict[str, Any] | None        # None before the game has started (the create batch's first seqs)
 
@@ -113,7 +128,7 @@ class TurnMark(BaseModel):
 class TimelineOut(BaseModel):
     battle_id: str
     ruleset: str
-    players: dict[str, str]
+    players: dict[str, str | HouseBot]
     seats: list[str]
     seq: int = Field(description="the last seq the caller may see")
     ended: bool

@@ -39,7 +39,7 @@ def create_set(body: CreateSet, request: Request) -> Response:
     services = request.app.state.services
     require_admin(request, services)
     setup = body.full_setup(get_ruleset(body.ruleset).fresh_setup())
-    made = services.sets.create(body.ruleset, body.players, setup, games=body.games, mode=body.mode,
+    made = services.sets.create(body.ruleset, body.player_entries(), setup, games=body.games, mode=body.mode,
                                 seed_nonces=body.seed_nonces, private=body.private)
     return json_response({"set_id": made.set_id, "battle_id": made.battle_id, "seat_tokens": made.seat_tokens,
                           "seed_commitment": made.seed_commitment}, status=201)

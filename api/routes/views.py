@@ -10,7 +10,8 @@ from starlette.responses import Response
 from domain.ai.memory import Memory
 from domain.engine.errors import RingsideError
 from domain.engine.ruleset import get_ruleset
-from projections.views import ordinal, read_memory
+from projections.ratings import ordinal
+from projections.views import read_memory
 
 from ..auth import bearer, seat_of
 from ..json import json_response

@@ -7,12 +7,14 @@ policy of a name comes before a generic one.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from domain.engine.bots import Bot, BotFactory
-from domain.engine.errors import RingsideError
+from domain.engine.errors import InvalidInput, RingsideError, quote
 from domain.engine.registry import Registry
 from domain.engine.ruleset import all_rulesets, get_ruleset
+from domain.engine.table import house_bots
 
 from .random_policy import RandomPolicy
 
@@ -39,3 +41,11 @@ def get_policy(name: str, ruleset_id: str) -> Bot:
         raise UnknownPolicy(f"no bot policy {name!r} for {ruleset_id}; known: {', '.join(policy_names(ruleset_id))}",
                             policy=name)
     return factory()
+
+
+def check_house_players(ruleset_id: str, players: Mapping[str, object]) -> None:
+    """Every house seat names a bot policy that plays this ruleset (InvalidInput naming the seat)."""
+    for seat, bot in house_bots(players).items():
+        if bot not in policy_names(ruleset_id):
+            raise InvalidInput(f"players.{seat}", f"no bot policy {quote(bot)} for {ruleset_id}; "
+                               f"known: {', '.join(policy_names(ruleset_id))}")

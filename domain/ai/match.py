@@ -30,11 +30,11 @@ def seeded_bytes(seed: int | str, *parts: object) -> bytes:
 
 
 def play(ruleset: Ruleset[Any], bots: Mapping[str, Bot], *, battle_id: str, revealed: bytes,
-         bot_seed: bytes, setup: Mapping[str, Any] | None = None, players: Mapping[str, str] | None = None,
+         bot_seed: bytes, setup: Mapping[str, Any] | None = None, players: Mapping[str, Any] | None = None,
          created_at: str = "1970-01-01T00:00:00Z") -> Match:
     state, records = open_battle(
         ruleset, battle_id=battle_id, setup=setup if setup is not None else ruleset.fresh_setup(),
-        players=players or {s: f"bot-{s}" for s in bots}, revealed=revealed, created_at=created_at)
+        players=players or house_players(bots), revealed=revealed, created_at=created_at)
     rng = Rng(bot_seed)
     decisions = 0
     # Policies that read the battle history get the same AI memory the service projects.
@@ -57,6 +57,11 @@ def play(ruleset: Ruleset[Any], bots: Mapping[str, Bot], *, battle_id: str, reve
         records.extend(batch)
         decisions += 1
     return Match(state, records, decisions)
+
+
+def house_players(bots: Mapping[str, Bot]) -> dict[str, Any]:
+    """Every seat a house seat of its bot's policy: how simulated battles record their players."""
+    return {seat: {"bot": bot.name} for seat, bot in bots.items()}
 
 
 def bot_choice(bot: Bot, ruleset: Ruleset[Any], game: Any, seat: str, legal: Sequence[Command], rng: Rng,

@@ -1,0 +1,240 @@
+"""House seats: seats the service plays itself, with a bot policy (`players: {"p2": {"bot": "greedy"}}`).
+
+A house bot is a client like any other. It reads only its seat's view and AI memory, picks one
+of its legal commands, and submits it through `Battles.submit` with `expected_seq` and an
+idempotency key, so its moves are ordinary action events that verify re-simulates.
+
+Who moves, and when:
+- After every committed batch (in this process) of a live battle that awaits a house seat,
+  the battle is queued for the worker thread, which plays until no house seat is awaited.
+- A sweep every few seconds finds battles with house seats from the notification log (all of
+  them when the worker starts, then only new ones) and plays those that await a house seat:
+  a seat that was due when the service stopped, or whose move another process never made,
+  acts after a restart.
+- Exactly one worker acts for a seat at a seq: it must win the claim on
+  `(battle, seat, seq)` first (in Redis when several workers share one, in memory otherwise),
+  and `expected_seq` refuses a move decided against an older state in any case.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import threading
+import time
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from domain.ai import get_policy
+from domain.ai.match import bot_choice
+from domain.ai.memory import Memory
+from domain.battles import Battles
+from domain.engine.battle import BattleCreated, BattleState, fold
+from domain.engine.bots import Bot
+from domain.engine.errors import RingsideError
+from domain.engine.events import Recorded, Viewer, wire_event
+from domain.engine.rng import Rng
+from domain.engine.ruleset import Ruleset, get_ruleset
+from domain.engine.table import house_bots
+
+log = logging.getLogger("ringside.house")
+CLAIM_SECONDS = 30
+
+
+class Claims(Protocol):
+    def claim(self, key: str) -> bool:
+        """True for the one caller that may act on `key`; False for every later one."""
+        ...
+
+
+class LocalClaims:
+    """Claims within one process (the embedded default)."""
+
+    def __init__(self) -> None:
+        self._until: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def claim(self, key: str) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            if self._until.get(key, 0.0) > now:
+                return False
+            if len(self._until) > 10_000:
+                self._until = {k: t for k, t in self._until.items() if t > now}
+            self._until[key] = now + CLAIM_SECONDS
+            return True
+
+
+class RedisClaims:
+    """Claims shared by every worker on one Redis: SET NX with an expiry, so a claim of a
+    worker that died before moving lapses and the sweep moves instead."""
+
+    def __init__(self, url: str, prefix: str = "ringside"):
+        import redis
+
+        self._redis = redis.Redis.from_url(url)
+        self._prefix = prefix
+
+    def claim(self, key: str) -> bool:
+        return bool(self._redis.set(f"{self._prefix}:house:{key}", b"1", nx=True, ex=CLAIM_SECONDS))
+
+    def close(self) -> None:
+        self._redis.close()
+
+
+class Follower:
+    """One house seat's picture of a battle: the state folded so far and its AI memory, fed
+    only the events that seat may see."""
+
+    def __init__(self, seat: str, bot: Bot, ruleset: Ruleset[Any]):
+        self.seat = seat
+        self.bot = bot
+        self.ruleset = ruleset
+        self.state: BattleState | None = None
+        self.memory = Memory(seat) if bot.needs_memory else None
+
+    @property
+    def seq(self) -> int:
+        return self.state.seq if self.state is not None else 0
+
+    def catch_up(self, records: list[Recorded]) -> BattleState:
+        viewer = Viewer(seat=self.seat)
+        for rec in records:
+            if rec.seq <= self.seq:
+                continue
+            state = self.state = fold(self.ruleset, self.state, rec)
+            if self.memory is not None and state.game is not None:
+                self.memory.observe(wire_event(rec, viewer, state.public), rec.event.starts_batch())
+                self.memory.settle(self.ruleset, state.game, self.ruleset.view(state.game, viewer))
+        assert self.state is not None, "a battle has at least its BattleCreated"
+        return self.state
+
+
+class HouseSeats:
+    """The background player of every house seat, started and closed with the service."""
+
+    def __init__(self, battles: Battles, claims: Claims | None = None, sweep_seconds: float | None = None):
+        self.battles = battles
+        self.claims = claims or LocalClaims()
+        self.sweep_seconds = sweep_seconds if sweep_seconds is not None else float(
+            os.environ.get("RINGSIDE_HOUSE_SWEEP_SECONDS", "2"))
+        self.moves = 0
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        self._house: dict[str, dict[str, str]] = {}     # live battles with house seats: seat -> policy
+        self._followers: dict[tuple[str, str], Follower] = {}
+        self._position: int | None = None
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def start(self) -> None:
+        self.battles.committed.append(self._on_commit)
+        self._thread = threading.Thread(target=self._run, name="house-seats", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._stopping.set()
+        self._queue.put(None)
+        if self._on_commit in self.battles.committed:
+            self.battles.committed.remove(self._on_commit)
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        close = self.claims.close if isinstance(self.claims, RedisClaims) else None
+        if close is not None:
+            close()
+
+    def _on_commit(self, battle_id: str, records: list[Recorded], state: BattleState) -> None:
+        if state.outcome is None and house_bots(state.created.players):
+            self._house.setdefault(battle_id, house_bots(state.created.players))
+            self._queue.put(battle_id)
+
+    def _run(self) -> None:
+        next_sweep = 0.0
+        while not self._stopping.is_set():
+            if time.monotonic() >= next_sweep:
+                self._guarded(self.sweep)
+                next_sweep = time.monotonic() + self.sweep_seconds
+            try:
+                battle_id = self._queue.get(timeout=max(0.0, next_sweep - time.monotonic()))
+            except queue.Empty:
+                continue
+            if battle_id is not None:
+                self._guarded(lambda: self.play(battle_id))
+
+    @staticmethod
+    def _guarded(work: Any) -> None:
+        try:
+            work()
+        except Exception:   # one battle's failure (a store outage, say) must not stop the others
+            log.exception("house seats: a move failed")
+
+    # -- playing ---------------------------------------------------------------------------
+    def sweep(self) -> int:
+        """Find new battles with house seats, then play every one that awaits a house seat."""
+        self._discover()
+        moved = 0
+        for battle_id in list(self._house):
+            moved += self.play(battle_id)
+        return moved
+
+    def _discover(self) -> None:
+        recorder = self.battles.store.recorder
+        while True:
+            page = recorder.select_notifications(self._position, 500, topics=[BattleCreated.TOPIC],
+                                                 inclusive_of_start=self._position is None)
+            if not page:
+                return
+            for notification in page:
+                created = self.battles.records(str(notification.originator_id), 1, 1)[0].event
+                assert isinstance(created, BattleCreated)
+                seats = house_bots(created.players)
+                if seats:
+                    self._house.setdefault(created.battle_id, seats)
+            self._position = page[-1].id
+
+    def play(self, battle_id: str) -> int:
+        """Move for every awaited house seat of the battle until none is awaited; the moves made."""
+        seats = self._house.get(battle_id)
+        moved = 0
+        while seats:
+            state = self.battles.load(battle_id)
+            if state.outcome is not None:
+                self._forget(battle_id)
+                return moved
+            ruleset = get_ruleset(state.created.ruleset)
+            due = sorted(seat for seat in ruleset.awaiting(state.game) if seat in seats)
+            if not due or not self._move(state, due[0], seats[due[0]]):
+                return moved
+            moved += 1
+        return moved
+
+    def _move(self, state: BattleState, seat: str, policy: str) -> bool:
+        battle_id = state.battle_id
+        if not self.claims.claim(f"{battle_id}:{seat}:{state.seq}"):
+            return False
+        ruleset = get_ruleset(state.created.ruleset)
+        follower = self._follower(battle_id, seat, policy, ruleset)
+        known = follower.catch_up(self.battles.records(battle_id, follower.seq + 1, state.seq))
+        legal = ruleset.legal_commands(known.game, seat)
+        choice = bot_choice(follower.bot, ruleset, known.game, seat, legal, Rng(os.urandom(32)), follower.memory)
+        wire = choice if isinstance(choice, Mapping) else ruleset.codec.wire(choice)
+        try:
+            self.battles.submit(battle_id, seat, dict(wire), expected_seq=known.seq,
+                                idempotency_key=f"house-{seat}-{known.seq}")
+        except RingsideError as refused:     # another process moved first, or the battle ended
+            log.info("house seat %s of %s did not move at seq %d: %s", seat, battle_id, known.seq, refused)
+            return False
+        self.moves += 1
+        return True
+
+    def _follower(self, battle_id: str, seat: str, policy: str, ruleset: Ruleset[Any]) -> Follower:
+        key = (battle_id, seat)
+        found = self._followers.get(key)
+        if found is None:
+            found = self._followers[key] = Follower(seat, get_policy(policy, ruleset.id), ruleset)
+        return found
+
+    def _forget(self, battle_id: str) -> None:
+        self._house.pop(battle_id, None)
+        for key in [k for k in self._followers if k[0] == battle_id]:
+            del self._followers[key]

@@ -1,0 +1,130 @@
+"""Leaderboards and player history.
+
+- `leaderboards`: openskill (Plackett-Luce) ratings per ruleset. Each side is a team of the
+  players at its seats, so a side of several heroes wins or loses together; a side of one
+  seat rates exactly as a one-player team. A battle outside a set is rated when it ends; a
+  set is rated once, when it ends, by its result. The ranking is by ordinal (mu - 3 sigma).
+- `history`: each player's battles and sets, with the seat and side they played and the
+  result of that side.
+
+Players are listed by id; a house seat as `house:<policy>`.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from domain.battles import Battles
+from domain.engine.battle import BattleCreated, BattleEnded, seat_table
+from domain.engine.events import Recorded
+from domain.engine.ruleset import get_ruleset
+from domain.engine.table import Table, player_id
+from domain.sets import SetBattleStarted, SetCreated, SetEnded
+
+from .base import Projection
+from .store import Op, ViewStore
+
+
+def table_of(ruleset: str, setup: Mapping[str, Any]) -> Table:
+    return seat_table(get_ruleset(ruleset), setup)
+
+
+def seated(players: Mapping[str, Any], table: Table) -> dict[str, Any]:
+    """{side: [[seat, player id], ...]}: who played on which side, JSON-ready for the store."""
+    return {side: [[seat, player_id(players[seat])] for seat in seats] for side, seats in table.sides}
+
+
+def side_of(sides: Mapping[str, list[list[str]]], seat: str) -> str:
+    return next(side for side, members in sides.items() if any(s == seat for s, _ in members))
+
+
+def result_of(side: str, winner: str | None) -> str:
+    return "draw" if winner is None else ("win" if winner == side else "loss")
+
+
+def ordinal(row: dict[str, Any]) -> float:
+    return round(row["mu"] - 3 * row["sigma"], 6)
+
+
+class Leaderboards(Projection):
+    """openskill ratings per ruleset; sides are teams."""
+    name = "leaderboards"
+    topics = frozenset(c.TOPIC for c in (SetCreated, SetBattleStarted, BattleCreated, BattleEnded, SetEnded))
+
+    def __init__(self, battles: Battles, store: ViewStore):
+        super().__init__(battles, store)
+        from openskill.models import PlackettLuce
+
+        self.model = PlackettLuce()
+
+    def project(self, owner_id: str, rec: Recorded, position: int, batch_end: bool = True) -> list[Op]:
+        event = rec.event
+        if isinstance(event, SetCreated):
+            sides = seated(event.players, table_of(event.ruleset, event.public_setup))
+            return [("hset", self.key("set-sides"), owner_id, sides)]
+        if isinstance(event, SetBattleStarted):
+            return [("hset", self.key("in-set"), event.battle_id, event.set_id)]
+        if isinstance(event, BattleCreated):
+            sides = seated(event.players, table_of(event.ruleset, event.setup))
+            return [("hset", self.key("pending"), owner_id, {"ruleset": event.ruleset, "sides": sides})]
+        if isinstance(event, BattleEnded):
+            pending = self.store.hget(self.key("pending"), owner_id)
+            ops: list[Op] = [("hdel", self.key("pending"), owner_id), ("hdel", self.key("in-set"), owner_id)]
+            if pending is not None and self.store.hget(self.key("in-set"), owner_id) is None:
+                ops += self.rate(pending["ruleset"], pending["sides"], event.winner)
+            return ops
+        if isinstance(event, SetEnded):
+            sides = self.store.hget(self.key("set-sides"), owner_id)
+            if sides is None:
+                return []
+            return [("hdel", self.key("set-sides"), owner_id), *self.rate(event.ruleset, sides, event.winner)]
+        return []
+
+    def rate(self, ruleset: str, sides: Mapping[str, list[list[str]]], winner: str | None) -> list[Op]:
+        stats_key = self.key(ruleset, "stats")
+        order = sorted(sides)
+        players = sorted({player for side in order for _, player in sides[side]})
+        rows = {p: self.store.hget(stats_key, p) or {"mu": None, "sigma": None, "games": 0, "wins": 0}
+                for p in players}
+        teams = [[self._rating(rows[p], p) for _, p in sides[side]] for side in order]
+        rated = self.model.rate(teams, ranks=[0 if winner is None or side == winner else 1 for side in order])
+        ops: list[Op] = []
+        for side, team in zip(order, rated):
+            for (_, player), rating in zip(sides[side], team):
+                row = {"mu": rating.mu, "sigma": rating.sigma, "games": rows[player]["games"] + 1,
+                       "wins": rows[player]["wins"] + (1 if winner == side else 0)}
+                ops.append(("hset", stats_key, player, row))
+                ops.append(("zadd", self.key(ruleset, "ranking"), player, ordinal(row)))
+                ops.append(("hset", self.key("players", player), ruleset, row))
+        return ops
+
+    def _rating(self, row: Mapping[str, Any], player: str) -> Any:
+        if row["mu"] is None:
+            return self.model.rating(name=player)
+        return self.model.rating(mu=row["mu"], sigma=row["sigma"], name=player)
+
+
+class PlayerHistory(Projection):
+    """Each player's battles and sets: the seat and side played, and that side's result."""
+    name = "history"
+    topics = frozenset(c.TOPIC for c in (BattleCreated, BattleEnded, SetCreated, SetEnded))
+
+    def project(self, owner_id: str, rec: Recorded, position: int, batch_end: bool = True) -> list[Op]:
+        event = rec.event
+        if isinstance(event, (BattleCreated, SetCreated)):
+            setup = event.setup if isinstance(event, BattleCreated) else event.public_setup
+            sides = seated(event.players, table_of(event.ruleset, setup))
+            kind, owner = ("battles", "battle_id") if isinstance(event, BattleCreated) else ("sets", "set_id")
+            entry = {owner: owner_id, "ruleset": event.ruleset, "players": event.players,
+                     "created_at": event.created_at}
+            if isinstance(event, SetCreated):
+                entry.update(games=event.games, mode=event.mode)
+            return [("rpush", self.key(player, kind), {**entry, "seat": seat, "side": side})
+                    for side, members in sides.items() for seat, player in members] + \
+                   [("hset", self.key("sides"), owner_id, sides)]
+        if isinstance(event, (BattleEnded, SetEnded)):
+            sides = self.store.hget(self.key("sides"), owner_id) or {}
+            return [("hset", self.key(player, "results"), owner_id, result_of(side, event.winner))
+                    for side, members in sides.items() for _, player in members] + \
+                   [("hdel", self.key("sides"), owner_id)]
+        return []
