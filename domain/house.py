@@ -192,6 +192,10 @@ class HouseSeats:
                     self._house.setdefault(created.battle_id, seats)
             self._position = page[-1].id
 
+    def knows(self, battle_id: str) -> bool:
+        """Whether the battle is one this worker plays house seats of (found by commit or sweep)."""
+        return battle_id in self._house
+
     def play(self, battle_id: str) -> int:
         """Move for every awaited house seat of the battle until none is awaited; the moves made."""
         seats = self._house.get(battle_id)

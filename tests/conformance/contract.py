@@ -11,17 +11,21 @@ import msgspec
 import orjson
 import pytest
 
-from domain.ai import get_policy
+from domain.ai import get_policy, policy_names
 from domain.ai.match import Match, play, seeded_bytes
 from domain.battles import Battles, view_json
-from domain.engine.battle import BattleState, decide_batch, open_battle
+from domain.engine.battle import BattleState, decide_batch, open_battle, seat_table
 from domain.engine.errors import NotYourTurn, RuleViolation
 from domain.engine.events import (OMNISCIENT, SPECTATOR, Secret, Viewer, decode_event, hidden_fields, redact,
                                   wire_event)
 from domain.engine.rng import Rng
 from domain.engine.ruleset import Ruleset, get_ruleset
+from domain.house import HouseSeats
 from replays.format import build, dumps, loads
 from replays.verify import verify
+
+
+MAX_COMMANDS = 5000
 
 
 class RulesetContract(ABC):
@@ -242,6 +246,53 @@ class RulesetContract(ABC):
                 seen = [orjson.dumps([dumps(build(state, records, viewer)).decode(), view_json(state, viewer)])
                         for state, records in made]
                 assert seen[0] == seen[1], (owner, viewer)
+
+    # -- the declared parts (contract v2) -------------------------------------------------------
+    def seat_setups(self) -> list[dict[str, Any]]:
+        """Setups whose tables differ from the default (more than two seats, where the ruleset
+        allows them); each is played to the end with a bot on every seat."""
+        return []
+
+    def test_every_table_has_sides_and_every_outcome_names_one(self, matches, tmp_path):
+        setups = [self.ruleset.fresh_setup(), *self.seat_setups()]
+        for i, setup in enumerate(setups):
+            table = seat_table(self.ruleset, setup)
+            assert len(table.side_ids) >= 2 and len(set(table.seats)) == len(table.seats)
+            assert all(seats for _, seats in table.sides), f"a side without a seat in {table}"
+            if i:
+                assert len(table.seats) > 2, "seat_setups() lists setups of more than two seats"
+            bots = {seat: get_policy("random", self.ruleset_id) for seat in table.seats}
+            m = play(self.ruleset, bots, battle_id=f"00000000-0000-4000-8000-{i + 900:012d}", setup=setup,
+                     revealed=seeded_bytes("tables", i), bot_seed=seeded_bytes("table-bots", i))
+            assert m.state.outcome is not None and m.state.table == table
+            assert m.state.outcome.winner in (*table.side_ids, None)
+            assert verify(loads(dumps(build(m.state, m.records)))).ok
+        for m in matches:
+            assert m.state.outcome.winner in (*m.state.table.side_ids, None)
+
+    def test_the_turn_number_never_goes_back(self, matches):
+        for m in matches[:3]:
+            turns = [self.ruleset.turn(state.game) for state in self.states(m)]
+            assert turns == sorted(turns) and all(isinstance(t, int) for t in turns)
+
+    def test_every_bot_policy_plays_a_house_seat_to_the_end(self, tmp_path):
+        """Each of the ruleset's policies, as a house seat against a human seat playing random
+        moves through the same submit path; the replay verifies."""
+        with Battles(f"sqlite:///{tmp_path / 'house.db'}") as battles:
+            house = HouseSeats(battles, sweep_seconds=3600)
+            seats = self.ruleset.default_table().seats
+            for name in policy_names(self.ruleset_id):
+                made = battles.create(self.ruleset_id, {seats[0]: "human", **{s: {"bot": name} for s in seats[1:]}})
+                rng = Rng(seeded_bytes("house", name))
+                for _ in range(MAX_COMMANDS):
+                    house.play(made.battle_id) if house.knows(made.battle_id) else house.sweep()
+                    state = battles.load(made.battle_id)
+                    if state.outcome is not None:
+                        break
+                    battles.submit(made.battle_id, seats[0], rng.choice(battles.legal(made.battle_id, seats[0])))
+                state = battles.load(made.battle_id)
+                assert state.outcome is not None, f"{name}: no result"
+                assert verify(build(state, battles.records(made.battle_id))).ok
 
     def created(self, setup: dict[str, Any]) -> tuple[BattleState, list[Any]]:
         """The create batch of a battle with this setup, its seed and id fixed."""
