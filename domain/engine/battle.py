@@ -94,14 +94,14 @@ def effective_seed(revealed: bytes, nonces: Mapping[str, str]) -> bytes:
 
 
 def open_battle(ruleset: Ruleset[Any], *, battle_id: str, setup: Mapping[str, Any],
-                players: Mapping[str, str], revealed: bytes, nonces: Mapping[str, str] | None = None,
+                players: Mapping[str, PlayerEntry], revealed: bytes, nonces: Mapping[str, str] | None = None,
                 token_hashes: Mapping[str, str] | Callable[[Table], Mapping[str, str]] | None = None,
                 created_at: str, private: bool = False) -> tuple[BattleState, list[Recorded]]:
     """The create batch: BattleCreated, then whatever the ruleset's `start` deals and shuffles.
 
     `token_hashes` may be a function of the setup's table, called once the inputs are checked
     (the seats, and so the tokens to hand out, depend on the setup)."""
-    parsed, players = check_inputs(ruleset, players, setup, nonces)
+    parsed, entries = check_inputs(ruleset, players, setup, nonces)
     if callable(token_hashes):
         token_hashes = token_hashes(seat_table(ruleset, setup))
     nonces = {str(k): str(v) for k, v in (nonces or {}).items()}
@@ -110,7 +110,7 @@ def open_battle(ruleset: Ruleset[Any], *, battle_id: str, setup: Mapping[str, An
     public.update(options)
     created = BattleCreated(
         battle_id=battle_id, ruleset=ruleset.id, ruleset_version=ruleset.version,
-        content_hash=ruleset.content_hash, setup=public, players=dict(players),
+        content_hash=ruleset.content_hash, setup=public, players=entries,
         seed_commitment=seed_commitment(revealed), seed_nonces=nonces, seed=revealed.hex(),
         seat_token_hashes=dict(token_hashes) if token_hashes else None,
         created_at=created_at, private=private)

@@ -73,7 +73,7 @@ class Event(msgspec.Struct, frozen=True, kw_only=True):
     """
     TOPIC: ClassVar[str] = ""
     class_version: ClassVar[int] = 1
-    COMMAND: ClassVar[type | None] = None
+    COMMAND: ClassVar[type[Command] | None] = None
     _hidden: ClassVar[tuple[tuple[str, Secret | ServerOnly], ...] | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -97,14 +97,15 @@ class Event(msgspec.Struct, frozen=True, kw_only=True):
 
     def actor(self) -> Seat | None:
         """The seat that took an action event (its `seat` field); None for other events."""
-        return self.seat if "seat" in self.__struct_fields__ else None  # type: ignore[attr-defined, no-any-return]
+        # mypy cannot narrow on the field check: Event itself declares no `seat`
+        return self.seat if "seat" in self.__struct_fields__ else None  # type: ignore[attr-defined]
 
     def command_wire(self) -> dict[str, object]:
         """The command this action event echoes, as wire JSON (for re-simulation)."""
         command = type(self).COMMAND
         if command is None:
             raise TypeError(f"{self.TOPIC} is not an action event")
-        wire: dict[str, object] = {"type": command.__struct_config__.tag}
+        wire: dict[str, object] = {"type": command.wire_type()}
         for name in command.__struct_fields__:
             wire[name] = getattr(self, name)
         return msgspec.to_builtins(wire)
@@ -242,13 +243,21 @@ class Command(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
               tag_field="type"):
     """A player's intent. Subclasses pass `tag="play_card"` etc.; the tag is the wire `type`."""
 
+    @classmethod
+    def wire_type(cls) -> str:
+        """The wire `type` of this command: its msgspec tag, which must be a string."""
+        tag = cls.__struct_config__.tag
+        if not isinstance(tag, str):
+            raise TypeError(f"{cls.__qualname__} needs a string tag, not {tag!r}")
+        return tag
+
 
 class CommandCodec:
     """Parses wire JSON into a ruleset's command types with clear errors."""
 
     def __init__(self, commands: tuple[type[Command], ...]):
         self.commands = commands
-        self.tags = tuple(sorted(c.__struct_config__.tag for c in commands))
+        self.tags = tuple(sorted(c.wire_type() for c in commands))
         self._union = typing.Union[commands] if len(commands) > 1 else commands[0]
 
     def parse(self, wire: object) -> Command:

@@ -20,6 +20,7 @@ from .registry import Registry, caller_place
 from .ruleset import Decision
 
 S = TypeVar("S")
+EventT = TypeVar("EventT", bound=Event)
 
 
 class Phase(enum.IntEnum):
@@ -132,8 +133,9 @@ class Resolver(Generic[S]):
             self._record(EffectTriggered(kind=effect.kind, owner=effect.owner, on=type(proposal).__name__))
         return result[0]
 
-    def emit(self, event: Event) -> Event | None:
-        """Propose `event`: modifiers may change or cancel it; reactions then follow it."""
+    def emit(self, event: EventT) -> EventT | None:
+        """Propose `event`: modifiers may change or cancel it; reactions then follow it.
+        A modifier hands back an event of the type it was given (or None), so the result has it too."""
         self._depth += 1
         try:
             if self._depth > self._cap:

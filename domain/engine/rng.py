@@ -6,6 +6,7 @@ outcome is favoured.
 """
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 from hashlib import blake2b
 from typing import TypeVar
@@ -37,7 +38,8 @@ class Rng:
             if x < limit:
                 return lo + x % n
 
-    def chance(self, num: int, den: int) -> bool:
+    # `int` here would name the method above, so the builtin is spelled out
+    def chance(self, num: builtins.int, den: builtins.int) -> bool:
         """True with probability num/den, exactly."""
         return self.int(0, den - 1) < num
 

@@ -6,24 +6,24 @@ from domain.engine.events import Command, CommandCodec
 from .content import CardId
 
 
-class Mulligan(Command, tag="mulligan"):
+class Mulligan(Command, frozen=True, tag="mulligan"):
     """Put these cards on the bottom of the deck and draw as many (empty: keep the hand)."""
     cards: tuple[CardId, ...] = ()
 
 
-class PlayAttack(Command, tag="attack"):
+class PlayAttack(Command, frozen=True, tag="attack"):
     card: CardId
 
 
-class PlayDrill(Command, tag="drill"):
+class PlayDrill(Command, frozen=True, tag="drill"):
     card: CardId
 
 
-class Pass(Command, tag="pass"):
+class Pass(Command, frozen=True, tag="pass"):
     pass
 
 
-class Discard(Command, tag="discard"):
+class Discard(Command, frozen=True, tag="discard"):
     """End step: discard one card while over hand size."""
     card: CardId
 

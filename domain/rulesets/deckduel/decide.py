@@ -32,8 +32,15 @@ def active_effects(s: Duel) -> tuple[Effect, ...]:
 
 @lru_cache(maxsize=4096)
 def _drill_effects(*drills: tuple[str, ...]) -> tuple[Effect, ...]:
-    return tuple(Effect(kind=CARDS[card].drill, owner=seat, source=card)
+    return tuple(Effect(kind=_drill_kind(card), owner=seat, source=card)
                  for seat, pile in zip(SEATS, drills) for card in pile)
+
+
+def _drill_kind(card_id: str) -> str:
+    kind = CARDS[card_id].drill
+    # Only drill cards reach play as drills, and the content test checks each names its effect.
+    assert kind is not None, f"drill card {card_id!r} names no drill effect"
+    return kind
 
 
 def resolver(s: Duel, rng: Rng) -> Resolver[Duel]:
@@ -131,7 +138,7 @@ def mulligan(b: Resolver[Duel], seat: str, cmd: Mulligan) -> None:
         b.emit(ev.ActivePlayerChosen(seat=b.state.first_player, by="setup"))
     else:
         b.emit(ev.ActivePlayerChosen(seat=b.rng.choice(SEATS), by="rng"))
-    start_round(b, 1, b.state.active)
+    start_round(b, 1, b.state.active_seat())
 
 
 def start_round(b: Resolver[Duel], number: int, active: str) -> None:
@@ -190,13 +197,14 @@ def pay(b: Resolver[Duel], seat: str, cost: int) -> None:
 def end_step(b: Resolver[Duel]) -> None:
     """Seed 004, End Step: discard down to hand size (active player first), then switch."""
     s = b.state
-    for seat in (s.active, opponent(s.active)):
+    active = s.active_seat()
+    for seat in (active, opponent(active)):
         over = len(s.side(seat).hand) - b.query(HandSize(seat=seat, amount=s.params.hand_size)).amount
         if over > 0:
             b.emit(ev.DiscardRequired(seat=seat, over=over))
             return
     b.emit(ev.RoundEnded(round=s.round))
-    start_round(b, s.round + 1, opponent(s.active))
+    start_round(b, s.round + 1, opponent(active))
 
 
 def discard(b: Resolver[Duel], seat: str, cmd: Discard) -> None:

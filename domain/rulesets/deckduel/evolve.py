@@ -42,6 +42,9 @@ def _(e: ev.CardsDrawn, s: Duel) -> Duel:
 
 @evolve.on()
 def _(e: ev.CardsReturned, s: Duel) -> Duel:
+    if e.cards is None:
+        # A redacted copy names no cards; replay playback refuses such a file on a TypeError.
+        raise TypeError(f"{e.TOPIC} without its cards cannot be folded")
     side = s.side(e.seat)
     return _side(s, e.seat, hand=without_all(side.hand, e.cards), deck=side.deck + e.cards)
 

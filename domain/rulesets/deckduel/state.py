@@ -49,6 +49,12 @@ class Duel(msgspec.Struct, frozen=True, kw_only=True):
     def with_side(self, seat: str, side: Side) -> "Duel":
         return replace(self, p1=side) if seat == "p1" else replace(self, p2=side)
 
+    def active_seat(self) -> str:
+        """The active player, chosen once the mulligans are done."""
+        if self.active is None:
+            raise RuntimeError("there is no active player before the mulligans are done")
+        return self.active
+
     def deck_out(self) -> bool:
         return self.phase != "mulligan" and (not self.p1.deck or not self.p2.deck)
 

@@ -5,45 +5,45 @@ from __future__ import annotations
 from domain.engine.events import Command, CommandCodec
 
 
-class ChooseBattlefield(Command, tag="choose_battlefield"):
+class ChooseBattlefield(Command, frozen=True, tag="choose_battlefield"):
     """The initiative winner's advantage, for leaders whose advantage is the battlefield."""
     battlefield: str
 
 
-class PickTeam(Command, tag="pick_team"):
+class PickTeam(Command, frozen=True, tag="pick_team"):
     units: tuple[str, ...]
 
 
-class PickRing(Command, tag="pick_ring"):
+class PickRing(Command, frozen=True, tag="pick_ring"):
     unit: str
 
 
-class UseAbility(Command, tag="ability"):
+class UseAbility(Command, frozen=True, tag="ability"):
     """An ability of the unit in the Ring."""
     ability: str
     target: str | None = None
 
 
-class UseLeaderAbility(Command, tag="leader_ability"):
+class UseLeaderAbility(Command, frozen=True, tag="leader_ability"):
     ability: str
     target: str | None = None
 
 
-class UseItem(Command, tag="use_item"):
+class UseItem(Command, frozen=True, tag="use_item"):
     item: str
     target: str | None = None
 
 
-class Swap(Command, tag="swap"):
+class Swap(Command, frozen=True, tag="swap"):
     unit: str
 
 
-class StrikeLeader(Command, tag="strike_leader"):
+class StrikeLeader(Command, frozen=True, tag="strike_leader"):
     """Convert AP into damage to the enemy leader while the enemy Ring unit is KO'd."""
     ap: int
 
 
-class EndTurn(Command, tag="end_turn"):
+class EndTurn(Command, frozen=True, tag="end_turn"):
     pass
 
 

@@ -24,13 +24,13 @@ class Spec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     pass
 
 
-class Grant(Spec, kw_only=True):
+class Grant(Spec, frozen=True, kw_only=True):
     """A Dynamic brought into battle by a unit, leader, equipment or battlefield."""
     kind: str
     severity: int = 5
 
 
-class Step(Spec, kw_only=True):
+class Step(Spec, frozen=True, kw_only=True):
     """One effect of an ability or item; `do` names the registered step."""
     do: str
     to: str = "target"                 # target, self, user_leader, enemy_leader
@@ -47,7 +47,7 @@ class Step(Spec, kw_only=True):
     tag: str | None = None
 
 
-class Ability(Spec, kw_only=True):
+class Ability(Spec, frozen=True, kw_only=True):
     id: str
     name: str
     pool: str                          # "leader" for leader abilities, "item" for items
@@ -67,7 +67,7 @@ TARGETS = ("enemy_ring", "enemy_unit", "enemy_team", "self", "ally", "ally_team"
            "dynamic", "field", "enemy_leader", "ally_leader")
 
 
-class Unit(Spec, kw_only=True):
+class Unit(Spec, frozen=True, kw_only=True):
     id: str
     name: str
     role: str
@@ -79,7 +79,7 @@ class Unit(Spec, kw_only=True):
     text: str = ""
 
 
-class Pool(Spec, kw_only=True):
+class Pool(Spec, frozen=True, kw_only=True):
     id: str
     name: str
     dynamics: tuple[str, str, str]     # its Pool Dynamics
@@ -87,7 +87,7 @@ class Pool(Spec, kw_only=True):
     text: str = ""
 
 
-class Leader(Spec, kw_only=True):
+class Leader(Spec, frozen=True, kw_only=True):
     id: str
     name: str
     hp: int
@@ -104,7 +104,7 @@ class Leader(Spec, kw_only=True):
     text: str = ""
 
 
-class Item(Spec, kw_only=True):
+class Item(Spec, frozen=True, kw_only=True):
     id: str
     name: str
     price: int                         # GP
@@ -118,7 +118,7 @@ class Item(Spec, kw_only=True):
                        effectiveness="sure", steps=self.steps, text=self.text)
 
 
-class Equipment(Spec, kw_only=True):
+class Equipment(Spec, frozen=True, kw_only=True):
     id: str
     name: str
     attributes: dict[str, int] = {}    # added to the base, before growth (seed 000)
@@ -132,14 +132,14 @@ class Equipment(Spec, kw_only=True):
     text: str = ""
 
 
-class Battlefield(Spec, kw_only=True):
+class Battlefield(Spec, frozen=True, kw_only=True):
     id: str
     name: str
     dynamics: tuple[Grant, ...]
     text: str = ""
 
 
-class Dynamic(Spec, kw_only=True):
+class Dynamic(Spec, frozen=True, kw_only=True):
     id: str
     name: str
     phase: str                         # before or after (seed 000, Check Phase)
@@ -151,7 +151,7 @@ class Dynamic(Spec, kw_only=True):
     text: str
 
 
-class DeckUnit(Spec, kw_only=True):
+class DeckUnit(Spec, frozen=True, kw_only=True):
     unit: str
     equipment: str | None = None
     growth: dict[str, int] = {}        # attribute -> GP spent
@@ -160,7 +160,7 @@ class DeckUnit(Spec, kw_only=True):
     priorities: tuple[str, ...] = ()   # ability ids, highest priority first
 
 
-class Deck(Spec, kw_only=True):
+class Deck(Spec, frozen=True, kw_only=True):
     leader: str
     units: tuple[DeckUnit, ...]
     items: tuple[str, ...] = ()

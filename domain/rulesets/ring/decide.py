@@ -1,6 +1,9 @@
 """Ring rules: who is awaited, the legal commands, and what each command decides."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from domain.engine.errors import RuleViolation
 from domain.engine.events import Command
 from domain.engine.rng import Rng
@@ -13,7 +16,8 @@ from .effects.moves import RingResolver
 from .state import SEATS, Ring, opponent
 from .targets import actions, eligible
 
-BATTLE_ACTIONS = {
+# Each action takes the command class it is keyed by, which one callable type cannot say.
+BATTLE_ACTIONS: dict[type[Command], Callable[[RingResolver, str, Any], None]] = {
     UseAbility: turn.use_ability, UseLeaderAbility: turn.use_leader_ability, UseItem: turn.use_item,
     StrikeLeader: turn.strike_leader, EndTurn: turn.yield_turn,
 }

@@ -86,7 +86,8 @@ def open_team_pick(b: RingResolver) -> None:
     """Hidden and simultaneous, unless the preview advantage makes the loser pick first."""
     s = b.state
     if s.advantage == "preview":
-        b.emit(ev.PickStarted(kind="pick_team", order=(opponent(s.initiative), s.initiative), sequential=True))
+        winner = s.initiative_winner()
+        b.emit(ev.PickStarted(kind="pick_team", order=(opponent(winner), winner), sequential=True))
     else:
         b.emit(ev.PickStarted(kind="pick_team", order=SEATS))
 
@@ -116,6 +117,8 @@ def teams_enter(b: RingResolver) -> None:
     """Every Dynamic the sides bring comes into play: the battlefield's, the leaders', and the
     team units' and their equipment's (seed 000, UD); then the initiative advantage."""
     s = b.state
+    if s.battlefield is None:
+        raise RuntimeError("teams enter only once the battlefield is decided")
     grants(b, CONTENT.battlefields[s.battlefield].dynamics, source="battlefield", seat=None)
     for seat in SEATS:
         grants(b, CONTENT.leaders[s.side(seat).leader].dynamics, source="leader", seat=seat)
@@ -125,7 +128,7 @@ def teams_enter(b: RingResolver) -> None:
             grants(b, CONTENT.units[unit.unit].dynamics, source="unit", seat=seat, unit=key)
             if unit.equipment:
                 grants(b, CONTENT.equipment[unit.equipment].dynamics, source="equipment", seat=seat, unit=key)
-    winner = s.initiative
+    winner = s.initiative_winner()
     leader = CONTENT.leaders[s.side(winner).leader]
     if s.advantage == "boost" and leader.boost_attr:
         for key in s.side(winner).team:
@@ -147,7 +150,7 @@ def pick_ring(b: RingResolver, seat: str, cmd: PickRing) -> None:
     for event in locked:
         b.emit(event)
     if everyone is not None:
-        start_turn(b, b.state.initiative)
+        start_turn(b, b.state.initiative_winner())
 
 
 def awaiting_pick(s: Ring) -> frozenset[str]:

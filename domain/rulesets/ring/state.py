@@ -126,6 +126,12 @@ class Ring(msgspec.Struct, frozen=True, kw_only=True):
     def with_side(self, seat: str, side: Side) -> "Ring":
         return replace(self, p1=side) if seat == "p1" else replace(self, p2=side)
 
+    def initiative_winner(self) -> str:
+        """The seat that won the initiative roll, known from the battlefield phase on."""
+        if self.initiative is None:
+            raise RuntimeError("the initiative has not been rolled yet")
+        return self.initiative
+
     def ring_unit(self, seat: str) -> Fighter | None:
         key = self.side(seat).ring
         return self.units[key] if key is not None else None

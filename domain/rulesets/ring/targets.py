@@ -105,7 +105,9 @@ def swap_cost(s: Ring, seat: str) -> int:
     if s.swap_required:
         return 0
     cost = CONTENT.leaders[s.side(seat).leader].swap_cost
-    return max(0, effective(s, SwapCost(seat=seat, amount=cost)).amount)   # type: ignore[union-attr]
+    changed = effective(s, SwapCost(seat=seat, amount=cost))
+    assert changed is not None, "no Dynamic cancels a swap cost; they only change the amount"
+    return max(0, changed.amount)
 
 
 def item_cost(s: Ring, seat: str) -> int:

@@ -97,6 +97,7 @@ def resolve(b: RingResolver, seat: str, user: str | None, ability: Ability, targ
             earlier_uses: int = 0) -> None:
     s = b.state
     enemy, kind = opponent(seat), ability.target
+    targets: list[str | None]         # an empty Ring or no user names nobody
     if target is not None:
         targets = [target]
     elif kind == "enemy_ring":
@@ -124,6 +125,7 @@ def use_ability(b: RingResolver, seat: str, cmd: UseAbility) -> None:
     problem = unit_ability_ok(s, seat, ring, cmd.ability)
     if problem:
         raise RuleViolation(problem)
+    assert ring is not None, "unit_ability_ok refuses an empty Ring"
     ability = CONTENT.abilities[cmd.ability]
     checked_target(target_options(s, seat, ring, ability), cmd.target, ability)
     earlier = ring.uses.get(ability.id, 0)

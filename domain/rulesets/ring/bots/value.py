@@ -83,18 +83,19 @@ def ability_value(view: View, seat: str, foe: str, ability: Ability, target: str
     me = view["seats"][seat]
     user = unit(view, me["ring"])
     kind = ability.target
+    named: list[Mapping[str, Any] | None]    # None: an empty Ring, or a unit the view does not show
     if target is not None and kind != "dynamic":
-        targets = [unit(view, target)]
+        named = [unit(view, target)]
     elif kind == "enemy_ring":
-        targets = [unit(view, view["seats"][foe]["ring"])]
+        named = [unit(view, view["seats"][foe]["ring"])]
     elif kind in ("enemy_team", "ally_team"):
         side = view["seats"][foe if kind == "enemy_team" else seat]
-        targets = [side["units"][k] for k in side["team"] if not side["units"][k]["ko"]]
+        named = [side["units"][k] for k in side["team"] if not side["units"][k]["ko"]]
     elif kind == "self":
-        targets = [user]
+        named = [user]
     else:
-        targets = []
-    targets = [t for t in targets if t is not None]
+        named = []
+    targets = [t for t in named if t is not None]
     foes = [t for t in targets if t is not user and (kind.startswith("enemy"))]
     weights = odds(view, user, ability, foes)
     value = 0.0

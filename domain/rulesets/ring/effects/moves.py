@@ -10,9 +10,10 @@ import math
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
+from typing import TypeVar
 
 from domain.engine.events import Event
-from domain.engine.hooks import Effect, Resolver, modify
+from domain.engine.hooks import Effect, EventT, Resolver, modify
 from domain.engine.rng import Rng
 
 from .. import events as ev
@@ -23,6 +24,8 @@ from . import HOOKS
 
 UNIT_BOUND = ("unit", "equipment")          # seed 000: inactive while their unit is KO'd
 
+
+Query = TypeVar("Query")
 
 _last: tuple[object, object, tuple[Effect, ...]] = (None, None, ())
 
@@ -70,7 +73,7 @@ def active(s: Ring, dyn: Dyn) -> bool:
     return any(e.owner == dyn.id for e in active_effects(s))
 
 
-def effective(s: Ring, query: object) -> object | None:
+def effective(s: Ring, query: Query) -> Query | None:
     """A query after every BEFORE modifier in effect (None: blocked)."""
     effects = active_effects(s)
     return modify(HOOKS, effects, s, query)[0] if effects else query
@@ -98,7 +101,7 @@ class RingResolver(Resolver[Ring]):
             if unit.ko and unit.hp > 0:
                 self.emit(ev.UnitRevived(unit=event.unit))
 
-    def emit(self, event: Event) -> Event | None:
+    def emit(self, event: EventT) -> EventT | None:
         final = super().emit(event)
         while self.scheduled:
             self.emit(self.scheduled.pop(0))

@@ -126,6 +126,7 @@ def inflict(b: Resolver[Ring], use: Use, st: Step) -> None:
         return
     spec = CONTENT.dynamics[st.dynamic]
     source = "item" if use.ability.pool == "item" else "ability"
+    places: list[dict[str, str | None]]        # add_dynamic's seat, unit and target
     if spec.on == "dynamic":
         places = [dict(target=t, seat=use.seat) for t in use.targets if b.state.dynamic(t) is not None]
     elif spec.on == "field":
