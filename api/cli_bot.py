@@ -20,7 +20,7 @@ from domain.engine.rng import Rng
 from .cli_errors import fail
 
 
-# Every registered policy, for the help of --policy and --bots (domain.ai has no public list yet).
+# Every registered policy, for the help of --policy and --bots.
 POLICY_NAMES = ", ".join(policy_names())
 
 
@@ -75,10 +75,8 @@ def play_seat(client: SeatClient, policy_name: str, seed: str, wait_seconds: flo
             client.wait_after(legal["seq"], wait_seconds)
             continue
         view = client.get("")["state"] if policy.needs_view else None
-        extra = {}
-        if getattr(policy, "needs_memory", False):
-            extra["memory"] = Memory.from_json({"actions_at_turn": 0, **client.get("/memory")})
-        choice = policy.choose(view, legal["legal"], rng, **extra)
+        memory = Memory.from_json({"actions_at_turn": 0, **client.get("/memory")}) if policy.needs_memory else None
+        choice = policy.choose(view, legal["legal"], rng, memory)
         response = client.act(choice, legal["seq"])
         if response.status_code == 409:
             continue            # the battle moved on (the other seat acted): look again

@@ -40,7 +40,7 @@ ENGINE_HANDLERS: dict[type, Handler] = {EffectTriggered: _no_change, ChoiceLocke
 
 
 class Reducer(Generic[S]):
-    """`reducer = Reducer("ring")`; `@reducer.on` over `def _(e: DeckBuilt, s: Ring) -> Ring`."""
+    """`evolve = Reducer("mygame")`; `@evolve.on()` over `def _(e: UnitMoved, s: Board) -> Board`."""
 
     def __init__(self, game: str):
         self.game = game

@@ -7,7 +7,7 @@ registration of an id raises at import time, naming where both were registered.
 from __future__ import annotations
 
 import sys
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from typing import TypeVar
 
 K = TypeVar("K", bound=Hashable)
@@ -40,6 +40,14 @@ class Registry(Mapping[K, V]):
         self._items[key] = value
         self._places[key] = where
         return value
+
+    def register(self, key: K) -> Callable[[V], V]:
+        """A decorator: `@STEPS.register("deal_damage")` over the behaviour content names."""
+        place = caller_place(2)
+
+        def add(value: V) -> V:
+            return self.add(key, value, place)
+        return add
 
     def __getitem__(self, key: K) -> V:
         return self._items[key]

@@ -21,7 +21,9 @@ HOUSE_PREFIX = "house:"
 
 
 class Table(msgspec.Struct, frozen=True):
-    """The sides in their order, each with its seats in order."""
+    """The sides in their order, each with its seats in order. A side with no seat is played
+    by the rules themselves (rat's enemies): `decide` makes its choices inside the batch of
+    the command that triggers them and records each one as an event."""
     sides: tuple[tuple[Side, tuple[Seat, ...]], ...]
 
     @property

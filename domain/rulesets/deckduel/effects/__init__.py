@@ -9,10 +9,11 @@ from collections.abc import Callable
 import msgspec
 
 from domain.engine.hooks import Hooks
+from domain.engine.registry import Registry
 
 HOOKS = Hooks()
-ATTACK_EFFECTS: dict[str, Callable[..., "Strike"]] = {}
-DEFENSE_TRIGGERS: dict[str, Callable[..., int]] = {}
+ATTACK_EFFECTS: Registry[str, Callable[..., "Strike"]] = Registry("deckduel attack effect")
+DEFENSE_TRIGGERS: Registry[str, Callable[..., int]] = Registry("deckduel defense trigger")
 
 
 class Strike(msgspec.Struct, frozen=True):
@@ -21,18 +22,8 @@ class Strike(msgspec.Struct, frozen=True):
     pierce: int = 0
 
 
-def attack_effect(kind: str) -> Callable[[Callable[..., Strike]], Callable[..., Strike]]:
-    def register(fn: Callable[..., Strike]) -> Callable[..., Strike]:
-        ATTACK_EFFECTS[kind] = fn
-        return fn
-    return register
-
-
-def defense_trigger(kind: str) -> Callable[[Callable[..., int]], Callable[..., int]]:
-    def register(fn: Callable[..., int]) -> Callable[..., int]:
-        DEFENSE_TRIGGERS[kind] = fn
-        return fn
-    return register
+attack_effect = ATTACK_EFFECTS.register
+defense_trigger = DEFENSE_TRIGGERS.register
 
 
 from . import attacks, drills, triggers  # noqa: E402,F401  (registration on import)

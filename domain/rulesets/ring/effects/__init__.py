@@ -5,17 +5,13 @@ Content names these ids; `tests/rulesets/ring/test_content.py` checks every id r
 from __future__ import annotations
 
 from collections.abc import Callable
+
 from domain.engine.hooks import Hooks
+from domain.engine.registry import Registry
 
 HOOKS = Hooks()
-STEPS: dict[str, Callable[..., None]] = {}
-
-
-def step(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
-    def register(fn: Callable[..., None]) -> Callable[..., None]:
-        STEPS[name] = fn
-        return fn
-    return register
+STEPS: Registry[str, Callable[..., None]] = Registry("ring ability step")
+step = STEPS.register
 
 
 # Kinds whose behaviour is part of the resolver rather than a hook: a seal blocks its
