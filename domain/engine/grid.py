@@ -6,7 +6,8 @@ the first column of the first row, and each game says which side of its board ro
 (8 neighbours, Chebyshev distance). Each game picks one and names it in its rules.
 
 On the wire a cell is the JSON array `[col, row]`. `Cell.from_wire` refuses anything else, or
-a cell off the board, with `InvalidInput` naming the field.
+a cell off the board, with a `RuleViolation` naming the field (a setup parser turns it into a
+`SetupError` for its own field).
 
 A move pays to *enter* a cell: `cost(cell)` is the price of stepping onto it, or None where it
 cannot be entered (a wall, an occupied tile). The start costs nothing. `can_stop(cell)` says
@@ -26,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from .errors import InvalidInput, RuleViolation, quote
+from .errors import RuleViolation, quote
 
 Step = tuple[int, int]          # (columns, rows) moved by one step
 UP, RIGHT, DOWN, LEFT = (0, -1), (1, 0), (0, 1), (-1, 0)
@@ -48,9 +49,9 @@ class Cell:
     @staticmethod
     def from_wire(raw: object, field: str, grid: Grid) -> Cell:
         """The cell of `grid` that `raw` names: a JSON array `[col, row]` of two integers on the
-        board. Anything else raises `InvalidInput` naming `field`, or `field[0]` / `field[1]`."""
+        board. Anything else raises `RuleViolation` naming `field`, or `field[0]` / `field[1]`."""
         if not isinstance(raw, (list, tuple)) or len(raw) != 2:
-            raise InvalidInput(field, f"must be a cell [col, row] of two integers, not {_kind(raw)}")
+            raise _refused(field, f"must be a cell [col, row] of two integers, not {_kind(raw)}")
         return Cell(col=_coordinate(raw[0], f"{field}[0]", "col", grid.width),
                     row=_coordinate(raw[1], f"{field}[1]", "row", grid.height))
 
@@ -227,11 +228,11 @@ def _check_on(grid: Grid, *cells: Cell) -> None:
 
 def _coordinate(value: object, field: str, name: str, size: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise InvalidInput(field, f"{name} must be an integer, not {_kind(value)}")
+        raise _refused(field, f"{name} must be an integer, not {_kind(value)}")
     if not 0 <= value < size:
         # A huge integer has no short decimal form (and past 4,300 digits Python refuses one).
         shown = str(value) if value.bit_length() <= 64 else "an integer past 64 bits"
-        raise InvalidInput(field, f"{name} must be on the board, 0..{size - 1}, not {shown}")
+        raise _refused(field, f"{name} must be on the board, 0..{size - 1}, not {shown}")
     return int(value)
 
 
@@ -245,3 +246,8 @@ def _kind(value: object) -> str:
     if isinstance(value, (str, float)):
         return quote(value, 24)
     return _JSON_KINDS.get(type(value), f"a value of type {type(value).__name__}")
+
+
+def _refused(field: str, message: str) -> RuleViolation:
+    """A bad cell in a command: a rule violation (400) that names the field, like any bad command."""
+    return RuleViolation(f"{field}: {message}", field=field)

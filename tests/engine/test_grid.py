@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.engine.errors import InvalidInput, RuleViolation
+from domain.engine.errors import RuleViolation
 from domain.engine.grid import (DOWN, LEFT, RIGHT, UP, UP_LEFT, Cell, Grid, Metric, Route, follow, path,
                                 reachable)
 
@@ -196,9 +196,9 @@ def test_a_cell_is_col_row_on_the_wire():
     ([0, -2**64], "move.to[1]", "row must be on the board, 0..5, not an integer past 64 bits"),
 ])
 def test_bad_wire_cells_are_refused_naming_the_field(raw, field, message):
-    with pytest.raises(InvalidInput) as caught:
+    with pytest.raises(RuleViolation) as caught:
         Cell.from_wire(raw, "move.to", Grid(5, 6))
-    assert caught.value.code == "invalid" and caught.value.field == field
+    assert caught.value.code == "rule_violation" and caught.value.details["field"] == field
     assert caught.value.message == f"{field}: {message}"
 
 
@@ -365,10 +365,10 @@ json_values = st.recursive(
 
 @PROPERTY
 @given(grids(), json_values | st.lists(st.integers(-2, 9), min_size=2, max_size=2))
-def test_wire_input_is_a_cell_on_the_board_or_invalid_input(grid, raw):
+def test_wire_input_is_a_cell_on_the_board_or_refused(grid, raw):
     try:
         cell = Cell.from_wire(raw, "move.to", grid)
-    except InvalidInput as refused:
-        assert refused.field in ("move.to", "move.to[0]", "move.to[1]")
+    except RuleViolation as refused:
+        assert refused.details["field"] in ("move.to", "move.to[0]", "move.to[1]")
     else:
         assert cell in grid and cell.to_wire() == list(raw)
