@@ -168,13 +168,13 @@ def replay_export(battle_id: str = typer.Argument(..., help="The battle's id."),
                   output: Path = typer.Option(None, "-o", "--output",
                                               help="File to write (.jsonl, .jsonl.gz: compressed); default stdout."),
                   viewer: str = typer.Option("spectator", "--as",
-                                             help="Viewer for an unfinished battle: spectator, all or a seat."),
+                                             help="Viewer for an unfinished battle: spectator (held back by "
+                                                  "its spectator delay), all or a seat."),
                   db: str = DB) -> None:
-    """Write a battle's replay file (full once it has ended)."""
+    """Write a battle's replay file (full once it has ended): as far as the viewer may see it now."""
     with Battles(db) as store:
         state = store.load(battle_id)
-        who = perspective(viewer, state.created.players)
-        replay = replay_format.build(state, store.records(battle_id), who)
+        replay = store.reading.sight_of(state, perspective(viewer, state.created.players)).replay()
     if output is None:
         sys.stdout.buffer.write(replay_format.dumps(replay))
         return
@@ -229,9 +229,9 @@ def replay_show(source: str = typer.Argument(..., metavar="FILE_OR_BATTLE_ID",
     if not Path(source).exists() and not source.endswith((".jsonl", ".gz")):
         with Battles(db) as store:
             state = store.load(source)
-            who = perspective(viewer, state.created.players)
-            seq = at or state.seq
-            out_json({"seq": seq, "view": store.view(source, who, at=seq)})
+            sight = store.reading.sight_of(state, perspective(viewer, state.created.players))
+            view = sight.view(at)       # without --at: as far as the viewer may see now
+            out_json({"seq": view["seq"], "view": view})
         return
     replay = replay_format.read(Path(source))
     who = perspective(viewer, replay.header.get("players") or {})

@@ -73,12 +73,12 @@ def log(battle_id: str = typer.Argument(..., help="The battle's id."),
         after = from_seq - 1
         while True:
             store.cache.drop(battle_id)         # another process may be writing this battle
-            state = store.load(battle_id)
-            for wire in store.events(battle_id, who, after + 1):
+            sight = store.reading.sight(battle_id, who)
+            for wire in sight.events(after + 1):
                 after = wire["seq"]
                 if shown(wire, types, seat):
                     typer.echo(event_line(wire), nl=True)
-            if not follow or (state.outcome is not None and after >= state.seq):
+            if not follow or (sight.state.outcome is not None and after >= sight.state.seq):
                 return
             time.sleep(FOLLOW_POLL_SECONDS)
 

@@ -1,7 +1,8 @@
 """`ringside serve`: the HTTP service, on the embedded SQLite default unless told otherwise.
 
 What bad input can break is checked before the service starts, each in one `error:` line:
-the database and Redis URLs and whether Redis answers, the port (bound here, before any
+the database and Redis URLs and whether Redis answers, the other settings taken from the
+environment (such as `RINGSIDE_SET_SWEEP_SECONDS`), the port (bound here, before any
 worker starts), and the database (the app is built here; with workers, a connection is
 opened here once). `ringside serving on` is printed only once the server listens and the
 app's startup has completed: in every worker, with more than one.
@@ -33,6 +34,8 @@ def serve(host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
     """Run the HTTP/WebSocket service."""
     from domain.store import store_env
 
+    from .services import Settings
+
     store_env(db)       # a bad URL fails here, in one line
     redis_url = redis or os.environ.get("RINGSIDE_REDIS_URL")
     if redis_url:
@@ -41,6 +44,7 @@ def serve(host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
         os.environ["RINGSIDE_DATABASE_URL"] = db
     if redis:
         os.environ["RINGSIDE_REDIS_URL"] = redis
+    Settings.from_env()
     sock = listening_socket(host, port)
     config = uvicorn.Config(built_app() if workers == 1 else "api.app:create_app", factory=workers > 1,
                             workers=workers, log_level=log_level, access_log=False, lifespan="on")

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from domain.battles import Battles
+from domain.engine.errors import InvalidInput
+from domain.house import HOUSE_SWEEP_SECONDS, HouseSeats, LocalClaims, RedisClaims
 from domain.sets import Sets
+from domain.sets.sweep import DEFAULT_EVERY_SECONDS, SetSweep
 from projections.live import LiveHub
 from projections.runner import Runner, Views
 from projections.store import MemoryViewStore, RedisViewStore, ViewStore
@@ -23,6 +26,8 @@ class Settings:
     admin_token: str | None = None      # guards creating battles and sets when set
     redis_prefix: str = "ringside"      # namespace of every Redis key and channel
     external_projections: bool = False  # the projection runner is its own process
+    set_sweep_seconds: float = DEFAULT_EVERY_SECONDS    # how often sets left behind their battles move on
+    house_sweep_seconds: float = HOUSE_SWEEP_SECONDS    # how often house seats due to act are looked for
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -30,7 +35,31 @@ class Settings:
                    redis_url=os.environ.get("RINGSIDE_REDIS_URL") or None,
                    admin_token=os.environ.get("RINGSIDE_ADMIN_TOKEN") or None,
                    redis_prefix=os.environ.get("RINGSIDE_REDIS_PREFIX") or "ringside",
-                   external_projections=os.environ.get("RINGSIDE_PROJECTIONS") == "external")
+                   external_projections=os.environ.get("RINGSIDE_PROJECTIONS") == "external",
+                   set_sweep_seconds=positive_seconds("RINGSIDE_SET_SWEEP_SECONDS", DEFAULT_EVERY_SECONDS),
+                   house_sweep_seconds=positive_seconds("RINGSIDE_HOUSE_SWEEP_SECONDS", HOUSE_SWEEP_SECONDS))
+
+
+MAX_SWEEP_SECONDS = 3600.0
+
+
+def positive_seconds(name: str, default: float) -> float:
+    """A number of seconds from the environment, 0 < s <= an hour; InvalidInput names the variable."""
+    raw = os.environ.get(name)
+    if not raw:
+        return default
+    try:
+        seconds = float(raw)
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds <= MAX_SWEEP_SECONDS:
+        raise InvalidInput(name, f"a number of seconds above 0 and at most {MAX_SWEEP_SECONDS:g}, not {raw[:20]!r}")
+    return seconds
+
+
+class Background(Protocol):
+    def start(self) -> None: ...
+    def close(self) -> None: ...
 
 
 @dataclass
@@ -42,20 +71,16 @@ class Services:
     views: ViewStore
     projections: Views
     # Background components, started with the server and closed in reverse order.
-    extras: dict[str, Any] = field(default_factory=dict)
+    extras: dict[str, Background] = field(default_factory=dict)
 
     def start(self) -> None:
-        """Start background components (runners, subscribers) once the server is up."""
+        """Start background components (runners, subscribers, house seats) once the server is up."""
         for component in self.extras.values():
-            start = getattr(component, "start", None)
-            if start is not None:
-                start()
+            component.start()
 
     def close(self) -> None:
         for component in reversed(list(self.extras.values())):
-            close = getattr(component, "close", None)
-            if close is not None:
-                close()
+            component.close()
         self.battles.close()
 
 
@@ -66,11 +91,16 @@ def bootstrap(settings: Settings | None = None) -> Services:
     battles.committed.append(live.publish)
     views = view_store(settings)
     projections = Views(battles, views)
-    background: dict[str, Any] = {"live": live}
+    background: dict[str, Background] = {"live": live}
     if not settings.external_projections:
         background["projections"] = Runner(projections)
     background["views"] = views
-    return Services(settings=settings, battles=battles, sets=Sets(battles), live=live, views=views,
+    claims = RedisClaims(settings.redis_url, settings.redis_prefix) if settings.redis_url else LocalClaims()
+    background["house"] = HouseSeats(battles, claims, settings.house_sweep_seconds)
+    sets = Sets(battles)
+    # The sets' commit listener may fail after a battle ends; the sweep moves such sets on.
+    background["set_sweep"] = SetSweep(sets, settings.set_sweep_seconds)
+    return Services(settings=settings, battles=battles, sets=sets, live=live, views=views,
                     projections=projections, extras=background)
 
 

@@ -2,10 +2,11 @@
 
 Both catch up from the store from `from`, then follow the live hub. Every message is
 `wire_event` output, redacted for the caller. A stream subscribes before it catches up,
-sends seqs strictly in order, drops what it has already sent, and re-reads the store
-whenever the live path shows a gap, goes quiet, or the battle holds spectators back; so no
-seq is ever skipped or repeated, across reconnects and workers. After the battle's last
-event the stream ends (WebSocket close 1000; SSE `event: end`).
+sends seqs strictly in order, drops what it has already sent, and re-reads the store through
+the read path (domain/reading.py) whenever the live path shows a gap, goes quiet, or holds
+the caller back; so no seq is ever skipped or repeated, across reconnects and workers, and a
+held-back spectator stops where every other read stops. After the battle's last event the
+stream ends (WebSocket close 1000; SSE `event: end`).
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from starlette.responses import StreamingResponse
 from domain.engine.errors import RingsideError
 from domain.engine.events import Viewer
 
-from .auth import bearer, viewer_of
+from .auth import bearer
 from .errors import STATUS_BY_CODE
 from .routes.models import ERRORS
 from .services import Services
@@ -48,10 +49,8 @@ class EventFeed:
         return self._take(events)
 
     def _read(self) -> tuple[list[dict[str, Any]], int | None]:
-        battles = self.services.battles
-        state = battles.load(self.battle_id)
-        events = battles.events(self.battle_id, self.viewer, self.next_seq)
-        return events, state.seq if state.outcome is not None else None
+        sight = self.services.battles.reading.sight(self.battle_id, self.viewer)
+        return sight.events(self.next_seq), sight.state.seq if sight.state.outcome is not None else None
 
     def _take(self, events: list[dict[str, Any]], encoded: list[bytes] | None = None) -> list[tuple[int, bytes]]:
         """The events due next, in order, as (seq, JSON bytes); already-sent seqs are dropped."""
@@ -73,7 +72,7 @@ class EventFeed:
             return await self.catch_up()
         if batch.last < self.next_seq:
             return []
-        if batch.first > self.next_seq or (batch.delayed and self.viewer.seat is None):
+        if batch.first > self.next_seq or not batch.live_for(self.viewer):
             return await self.catch_up()
         if batch.ended:
             self.last_seq = batch.last
@@ -86,13 +85,8 @@ class EventFeed:
 async def open_feed(services: Services, battle_id: str, token: str | None, from_seq: int) -> EventFeed:
     """The feed, once the battle is known to exist and the token to open it: a stream decides
     every refusal (404, 401, 403) before it starts, while it can still answer with an error."""
-    viewer = await run_in_threadpool(_viewer, services, battle_id, token)
-    return EventFeed(services, battle_id, viewer, from_seq)
-
-
-def _viewer(services: Services, battle_id: str, token: str | None) -> Viewer:
-    services.battles.load(battle_id)        # UnknownBattle (404) for an unknown or malformed id
-    return viewer_of(services, battle_id, token)
+    sight = await run_in_threadpool(services.battles.reading.client_sight, battle_id, token)
+    return EventFeed(services, battle_id, sight.viewer, from_seq)
 
 
 async def follow(feed: EventFeed) -> AsyncIterator[list[tuple[int, bytes]] | None]:

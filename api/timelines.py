@@ -9,7 +9,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from domain.battles import Battles
+from domain.reading import Sight
 from replays.timeline import Timeline
 
 
@@ -19,22 +19,24 @@ class Timelines:
         self._kept: OrderedDict[str, tuple[threading.Lock, Timeline]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def marks(self, battles: Battles, battle_id: str, head: int, limit: int) -> dict[str, Any]:
-        """The marks of `battle_id` up to seq `limit`, folded as far as `head` (its last seq)."""
-        lock, line = self._entry(battles, battle_id)
+    def marks(self, sight: Sight) -> dict[str, Any]:
+        """The battle's marks up to the sight's horizon, folded as far as the state it looks at."""
+        head = sight.state.seq
+        lock, line = self._entry(sight)
         # One reader folds a given battle at a time; other battles go on in parallel.
         with lock:
             if line.seq < head:
-                line.feed(battles.records(battle_id, line.seq + 1, head))
-            return line.marks(limit)
+                line.feed(sight.battles.records(sight.battle_id, line.seq + 1, head))
+            return line.marks(sight.horizon)
 
-    def _entry(self, battles: Battles, battle_id: str) -> tuple[threading.Lock, Timeline]:
+    def _entry(self, sight: Sight) -> tuple[threading.Lock, Timeline]:
+        battle_id = sight.battle_id
         with self._lock:
             found = self._kept.get(battle_id)
             if found is not None:
                 self._kept.move_to_end(battle_id)
                 return found
-        ruleset = battles.ruleset_of(battles.load(battle_id))
+        ruleset = sight.battles.ruleset_of(sight.state)
         with self._lock:
             found = self._kept.setdefault(battle_id, (threading.Lock(), Timeline(ruleset)))
             while len(self._kept) > self.size:

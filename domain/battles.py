@@ -9,6 +9,7 @@ import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cached_property
 from hashlib import blake2b
 from typing import Any
 
@@ -18,10 +19,11 @@ from eventsourcing.persistence import IntegrityError
 from domain.ai import check_house_players
 from domain.engine.battle import BattleCreated, BattleEnded, BattleState, decide_batch, fold, open_battle
 from domain.engine.errors import IdempotencyConflict, SeqOutOfRange, StaleState, UnknownBattle
-from domain.engine.events import Recorded, Viewer, decode_event, wire_event
+from domain.engine.events import Recorded, Viewer, decode_event
 from domain.engine.ruleset import Outcome, Ruleset, get_ruleset
 from domain.engine.table import Table
 from domain.engine.wire import check_wire
+from domain.reading import Reading
 from domain.store import (IDEMPOTENCY_TOPIC, SNAPSHOT_TOPIC, BattleStore, StateCache, StoredBlob,
                           StoredRecord, encode_snapshot, store_env)
 
@@ -64,15 +66,6 @@ def token_hash(token: str) -> str:
 
 def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def view_json(state: BattleState, viewer: Viewer) -> dict[str, Any]:
-    """The view of a battle's state for `viewer`: everything, once the battle is public. The
-    state is None while the create batch has not started the game yet (its first seqs)."""
-    shown = viewer if not state.public else Viewer(seat=viewer.seat, omniscient=True)
-    game = get_ruleset(state.created.ruleset).view(state.game, shown) if state.game is not None else None
-    return {"battle_id": state.battle_id, "ruleset": state.created.ruleset, "seq": state.seq,
-            "players": state.created.players, "outcome": msgspec.to_builtins(state.outcome), "state": game}
 
 
 def parse_battle_id(battle_id: str) -> uuid.UUID:
@@ -266,32 +259,19 @@ class Battles:
     def ruleset_of(self, state: BattleState) -> Ruleset[Any]:
         return get_ruleset(state.created.ruleset)
 
-    def horizon(self, state: BattleState, viewer: Viewer) -> int:
-        """The last seq `viewer` may see now: spectators of a battle with a `spectator_delay` of N
-        are held behind its N most recent actions until the battle ends; everyone else is live."""
-        delay = state.spectator_delay
-        if not delay or viewer.seat is not None or viewer.omniscient or state.outcome is not None:
-            return state.seq
-        actions = [r.seq for r in self.records(state.battle_id, 1, state.seq) if r.event.starts_batch()]
-        if not actions:
-            return state.seq
-        return actions[max(0, len(actions) - delay)] - 1
+    @cached_property
+    def reading(self) -> Reading:
+        """The one read path over this store (domain/reading.py): perspectives, the spectator
+        delay's horizon, and the views, logs and replays that stop there."""
+        return Reading(self)
 
     def view(self, battle_id: str, viewer: Viewer, at: int | None = None) -> dict[str, Any]:
-        now = self.load(battle_id)
-        limit = self.horizon(now, viewer)
-        if at is not None and at > limit:
-            raise SeqOutOfRange(f"seq {at} is not visible yet; the last visible seq is {limit}", seq=at, last=limit)
-        at = at if at is not None else (limit if limit < now.seq else None)
-        return view_json(self.load(battle_id, at), viewer)
+        """The view now or at seq `at`, as `viewer` may see it (held back for spectators)."""
+        return self.reading.sight(battle_id, viewer).view(at)
 
     def events(self, battle_id: str, viewer: Viewer, from_seq: int = 1) -> list[dict[str, Any]]:
         """The log from `from_seq` as `viewer` may see it (redacted; held back for spectators)."""
-        state = self.load(battle_id)
-        limit = self.horizon(state, viewer)
-        if from_seq > limit:
-            return []
-        return [wire_event(r, viewer, state.public) for r in self.records(battle_id, from_seq, limit)]
+        return self.reading.sight(battle_id, viewer).events(from_seq)
 
     def legal(self, battle_id: str, seat: str, state: BattleState | None = None) -> list[dict[str, object]]:
         """The seat's legal commands as wire JSON (in `state` when the caller has just loaded it)."""

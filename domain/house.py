@@ -39,6 +39,7 @@ from domain.engine.table import house_bots
 
 log = logging.getLogger("ringside.house")
 CLAIM_SECONDS = 30
+HOUSE_SWEEP_SECONDS = 2.0
 
 
 class Claims(Protocol):
@@ -113,11 +114,11 @@ class Follower:
 class HouseSeats:
     """The background player of every house seat, started and closed with the service."""
 
-    def __init__(self, battles: Battles, claims: Claims | None = None, sweep_seconds: float | None = None):
+    def __init__(self, battles: Battles, claims: Claims | None = None,
+                 sweep_seconds: float = HOUSE_SWEEP_SECONDS):
         self.battles = battles
         self.claims = claims or LocalClaims()
-        self.sweep_seconds = sweep_seconds if sweep_seconds is not None else float(
-            os.environ.get("RINGSIDE_HOUSE_SWEEP_SECONDS", "2"))
+        self.sweep_seconds = sweep_seconds
         self.moves = 0
         self._queue: queue.Queue[str | None] = queue.Queue()
         self._house: dict[str, dict[str, str]] = {}     # live battles with house seats: seat -> policy

@@ -2,10 +2,12 @@
 
 `LiveHub.publish` is a commit listener. It renders the batch once per kind of viewer (the
 spectator and each seat) through `wire_event`, the one redaction function, so a thousand
-spectators cost one redaction, not a thousand. In one process the hub hands batches straight
-to its subscribers. With Redis, a batch goes out on the battle's channel and every worker's
-listener hands it to its own subscribers, so a command accepted by one worker reaches
-spectators on another.
+spectators cost one redaction, not a thousand. A kind of viewer the read path holds back (the
+spectators of a battle with a spectator delay) gets no rendering: its streams read through the
+read path instead (domain/reading.py), which knows how far they may see. In one process the
+hub hands batches straight to its subscribers. With Redis, a batch goes out on the battle's
+channel and every worker's listener hands it to its own subscribers, so a command accepted by
+one worker reaches spectators on another.
 
 Delivery here is a fast path, not the source of truth: a stream subscribes before it catches
 up from the store, drops seqs it has already sent, and re-reads the store on any gap or
@@ -25,6 +27,7 @@ import orjson
 
 from domain.engine.battle import BattleState
 from domain.engine.events import Recorded, Viewer, wire_event
+from domain.reading import held_back
 
 log = logging.getLogger(__name__)
 SPECTATOR_KEY = "spectator"
@@ -37,9 +40,12 @@ class Batch:
     first: int
     last: int
     ended: bool
-    delayed: bool                       # spectators must re-read the store (spectator delay)
-    rendered: Mapping[str, list[dict[str, Any]]]
+    rendered: Mapping[str, list[dict[str, Any]]]         # only for the kinds that see it live
     encoded: dict[str, list[bytes]] = field(default_factory=dict, compare=False)
+
+    def live_for(self, viewer: Viewer) -> bool:
+        """Whether `viewer` may be shown this batch as it comes; if not, it reads the store."""
+        return (viewer.seat or SPECTATOR_KEY) in self.rendered
 
     def for_viewer(self, viewer: Viewer) -> list[dict[str, Any]]:
         return self.rendered[viewer.seat or SPECTATOR_KEY]
@@ -54,21 +60,19 @@ class Batch:
 
     def encode(self) -> bytes:
         return orjson.dumps({"battle_id": self.battle_id, "first": self.first, "last": self.last,
-                             "ended": self.ended, "delayed": self.delayed, "rendered": self.rendered})
+                             "ended": self.ended, "rendered": self.rendered})
 
     @classmethod
     def decode(cls, raw: bytes) -> "Batch":
         body = orjson.loads(raw)
-        return cls(body["battle_id"], body["first"], body["last"], body["ended"], body["delayed"], body["rendered"])
+        return cls(body["battle_id"], body["first"], body["last"], body["ended"], body["rendered"])
 
 
 def render(battle_id: str, records: list[Recorded], state: BattleState) -> Batch:
-    seats = list(state.created.players)
-    rendered = {SPECTATOR_KEY: [wire_event(r, Viewer(), state.public) for r in records]}
-    for seat in seats:
-        rendered[seat] = [wire_event(r, Viewer(seat=seat), state.public) for r in records]
-    return Batch(battle_id, records[0].seq, records[-1].seq, state.outcome is not None,
-                 bool(state.spectator_delay) and state.outcome is None, rendered)
+    kinds = [(SPECTATOR_KEY, Viewer()), *((seat, Viewer(seat=seat)) for seat in state.created.players)]
+    rendered = {key: [wire_event(r, viewer, state.public) for r in records]
+                for key, viewer in kinds if not held_back(state, viewer)}
+    return Batch(battle_id, records[0].seq, records[-1].seq, state.outcome is not None, rendered)
 
 
 class Subscription:

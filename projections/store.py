@@ -77,6 +77,9 @@ class ViewStore(TrackingRecorder):
     def ztop(self, key: str, limit: int) -> list[tuple[str, float]]:
         """Members by descending score (ties by member), at most `limit`."""
 
+    def start(self) -> None:
+        """Nothing to start: a store is ready once built (the service starts every component)."""
+
     def close(self) -> None:
         pass
 

@@ -39,21 +39,13 @@ class BattleViews(Projection):
         state = self.folder.advance(owner_id, rec)
         if state.game is None or not batch_end:
             return []
-        ruleset = get_ruleset(state.created.ruleset)
         ops: list[Op] = []
         viewers = [("spectator", Viewer()), *((seat, Viewer(seat=seat)) for seat in state.table.seats)]
         for name, viewer in viewers:
-            seen = state
-            horizon = self.battles.horizon(state, viewer)
-            if horizon < state.seq:     # spectators held behind see the battle as it was then
-                seen = self.battles.load(owner_id, at=horizon)
-                if seen.game is None:
-                    continue
-            shown = Viewer(seat=viewer.seat, omniscient=True) if state.public else viewer
-            ops.append(("set", self.key(owner_id, name), {
-                "battle_id": owner_id, "ruleset": state.created.ruleset, "seq": seen.seq,
-                "players": state.created.players, "outcome": msgspec.to_builtins(seen.outcome),
-                "state": ruleset.view(seen.game, shown)}))
+            # As of the folded state, not the store's latest: the view this event leaves behind.
+            view = self.battles.reading.sight_of(state, viewer).view()
+            if view["state"] is not None:       # None: held back to before the game began
+                ops.append(("set", self.key(owner_id, name), view))
         summary = {"battle_id": owner_id, "ruleset": state.created.ruleset, "players": state.created.players,
                    "seq": state.seq, "created_at": state.created.created_at, "private": state.created.private,
                    "outcome": msgspec.to_builtins(state.outcome)}

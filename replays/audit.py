@@ -1,60 +1,113 @@
-"""Set audit: verify every battle of a set, then check that the set's log follows from them:
-each recorded result and head hash, the carry-over between battles, the score and winner.
+"""Set audit: verify every battle of a set, then decide the set again from those battles, as a
+live set is decided, and hold each recorded set event against the decided one: each result
+and head hash, the carry-over between battles, the score and winner.
 
 The set's head hash chains every battle's head hash, so two parties compare a whole set by
 that one digest.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from domain.battles import Battles
-from domain.engine.battle import battle_options, parse_battle_setup, unsealed_setup
+from domain.engine.battle import BattleState, battle_options, parse_battle_setup, unsealed_setup
 from domain.engine.chain import GENESIS, chain_of
-from domain.engine.events import event_data
-from domain.engine.ruleset import get_ruleset
-from domain.sets import SetState, Sets, battle_setup, carry_after, set_over, set_winner
+from domain.engine.events import Event, Recorded, event_data
+from domain.engine.ruleset import Ruleset, get_ruleset
+from domain.sets import (BattleResult, SetBattleFinished, SetBattleStarted, SetEnded, SetState, Sets, chain_events,
+                         decide_battle_end, evolve_set, score, start_battle)
 
 from .format import build
 from .verify import verify
 
 
 def audit_set(battles: Battles, sets: Sets, set_id: str) -> dict[str, Any]:
-    state = sets.load(set_id)
+    sets.load(set_id)           # a set left behind by its battles is moved on first
+    records = sets.records(set_id)
+    state = None
+    for rec in records:
+        state = evolve_set(state, rec)
+    assert state is not None
     problems: list[str] = []
-    chain_ok = _check_set_chain(sets, set_id, problems)
-    ruleset = get_ruleset(state.created.ruleset)
-    reports = []
-    carry = None
-    for entry in state.battles:
-        battle = battles.load(entry.battle_id)
-        row: dict[str, Any] = {"index": entry.index, "battle_id": entry.battle_id, "head": battle.chain}
-        if entry.carry != carry:
-            problems.append(f"battle {entry.index} started from a carry-over that does not follow from the battles")
-        if battle.outcome is None:
-            row["status"] = "in_progress"
-            reports.append(row)
-            break
-        report = verify(build(battle, battles.records(entry.battle_id)))
-        row.update(status=report.status, winner=report.winner, seq=report.seq, reason=report.reason)
-        if not report.ok:
-            problems.append(f"battle {entry.index} does not verify: {report.reason}")
-        if entry.head != battle.chain or entry.winner != battle.outcome.winner:
-            problems.append(f"battle {entry.index}: the set records a result or head hash the battle does not have")
-        setup = battle_setup(ruleset, state.created.setup or {}, carry)
-        if not same_setup(ruleset, unsealed_setup(ruleset, battles.records(entry.battle_id, 1, 1 + len(battle.table.seats))),
-                          setup):
-            problems.append(f"battle {entry.index} was not created from the set's setup and carry-over")
-        carry = carry_after(ruleset, carry, setup, battle)
-        reports.append(row)
-    _check_result(state, problems)
+    chain_ok = _check_set_chain(records, problems)
+    rows, derived = _decide_again(battles, get_ruleset(state.created.ruleset), [r.event for r in records], problems)
     status = "fail" if problems or not chain_ok else ("ok" if state.ended is not None else "in_progress")
     report = {"set_id": set_id, "status": status, "ruleset": state.created.ruleset,
               "games": state.created.games, "mode": state.created.mode, "players": state.created.players,
-              "score": state.score(), "winner": state.ended.winner if state.ended else None,
-              "battles": reports, "carry": carry, "digest": state.chain, "problems": problems}
+              "score": score(state), "winner": state.ended.winner if state.ended else None,
+              "battles": rows, "carry": derived.carry, "digest": state.chain, "problems": problems}
     report["summary"] = summary(report)
     return report
+
+
+def _decide_again(battles: Battles, ruleset: Ruleset[Any], recorded: Sequence[Event],
+                  problems: list[str]) -> tuple[list[dict[str, Any]], SetState]:
+    """Start from the recorded `SetCreated` and decide every step after it from the battles;
+    returns a row per battle and the set as decided."""
+    ids = [e.battle_id for e in recorded if isinstance(e, SetBattleStarted)]
+    derived = chain_events(None, recorded[:1])[0]
+    decision = start_battle(derived, ruleset, ids[0] if ids else "")
+    rows: list[dict[str, Any]] = []
+    while True:
+        derived = _hold(derived, decision.events, recorded, problems)
+        if decision.next_setup is None or derived.battles[-1].index >= len(ids):
+            return rows, derived
+        current = derived.battles[-1]
+        row, battle = _audit_battle(battles, ruleset, current.index, current.battle_id, decision.next_setup,
+                                    problems)
+        rows.append(row)
+        if battle.outcome is None:
+            if len(recorded) > derived.seq:
+                problems.append(f"battle {current.index}: the set records a result or head hash the battle "
+                                "does not have")
+            return rows, derived
+        following = ids[current.index + 1] if current.index + 1 < len(ids) else ""
+        decision = decide_battle_end(derived, BattleResult.of(battle), ruleset, following)
+
+
+def _hold(derived: SetState, events: Sequence[Event], recorded: Sequence[Event], problems: list[str]) -> SetState:
+    """Compare the decided `events` with those recorded in their places; the set as decided after them."""
+    for offset, event in enumerate(events):
+        at = derived.seq + offset
+        found = recorded[at] if at < len(recorded) else None
+        if found != event:
+            problems.append(_mismatch(event, found))
+    return chain_events(derived, events)[0]
+
+
+def _mismatch(expected: Event, found: Event | None) -> str:
+    if found is None:
+        return f"the set's log ends where it should record {type(expected).__name__}"
+    if isinstance(expected, SetBattleStarted):
+        if isinstance(found, SetBattleStarted):
+            return f"battle {expected.index} started from a carry-over that does not follow from the battles"
+        return "the set ended before its games were decided"
+    if isinstance(expected, SetBattleFinished):
+        if isinstance(found, SetBattleFinished) and (found.winner, found.head) == (expected.winner, expected.head):
+            return f"battle {expected.index} ended with a carry-over that does not follow from it"
+        return f"battle {expected.index}: the set records a result or head hash the battle does not have"
+    if isinstance(found, SetEnded):
+        return "the set's final score or winner does not follow from its battles"
+    return "the set went on after its games were decided"
+
+
+def _audit_battle(battles: Battles, ruleset: Ruleset[Any], index: int, battle_id: str, setup: dict[str, Any],
+                  problems: list[str]) -> tuple[dict[str, Any], BattleState]:
+    """Verify one battle of the set, and that it was created from the set's setup and carry-over."""
+    battle = battles.load(battle_id)
+    row: dict[str, Any] = {"index": index, "battle_id": battle_id, "head": battle.chain}
+    created_from = unsealed_setup(ruleset, battles.records(battle_id, 1, 1 + len(battle.table.seats)))
+    if not same_setup(ruleset, created_from, setup):
+        problems.append(f"battle {index} was not created from the set's setup and carry-over")
+    if battle.outcome is None:
+        row["status"] = "in_progress"
+        return row, battle
+    report = verify(build(battle, battles.records(battle_id)))
+    row.update(status=report.status, winner=report.winner, seq=report.seq, reason=report.reason)
+    if not report.ok:
+        problems.append(f"battle {index} does not verify: {report.reason}")
+    return row, battle
 
 
 def same_setup(ruleset: Any, a: dict[str, Any], b: dict[str, Any]) -> bool:
@@ -71,28 +124,18 @@ def summary(report: dict[str, Any]) -> list[str]:
         result = f"winner {row.get('winner') or 'none'}" if row["status"] == "ok" else row["status"]
         why = f" (seq {row['seq']}: {row['reason']})" if row.get("reason") else ""
         lines.append(f"  battle {row['index'] + 1} {row['battle_id']}: {result}{why}; head {row['head']}")
-    score = ", ".join(f"{seat} {wins}" for seat, wins in report["score"].items())
-    lines.append(f"  score {score}; winner {report['winner'] or 'none'}")
+    score_line = ", ".join(f"{side} {wins}" for side, wins in report["score"].items())
+    lines.append(f"  score {score_line}; winner {report['winner'] or 'none'}")
     lines += [f"  problem: {p}" for p in report["problems"]]
     lines.append(f"  digest {report['digest']}")
     return lines
 
 
-def _check_set_chain(sets: Sets, set_id: str, problems: list[str]) -> bool:
+def _check_set_chain(records: Sequence[Recorded], problems: list[str]) -> bool:
     chain = GENESIS
-    for rec in sets.records(set_id):
+    for rec in records:
         chain = chain_of(chain, rec.seq, rec.event.TOPIC, event_data(rec.event))
         if chain != rec.chain:
             problems.append(f"the set log's hash chain breaks at seq {rec.seq}")
             return False
     return True
-
-
-def _check_result(state: SetState, problems: list[str]) -> None:
-    if state.ended is None:
-        return
-    if not set_over(state):
-        problems.append("the set ended before its games were decided")
-    score = state.score()
-    if state.ended.score != score or state.ended.winner != set_winner(score):
-        problems.append("the set's final score or winner does not follow from its battles")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from domain.battles import view_json
+from domain.reading import view_json
 from domain.engine.battle import BattleCreated, BattleState, fold
 from domain.engine.errors import ReplayError, RingsideError, SeqOutOfRange
 from domain.engine.events import Recorded, Viewer, decode_record

@@ -9,9 +9,10 @@ from starlette.responses import Response
 from domain.engine.events import Viewer, wire_event
 from domain.engine.ruleset import get_ruleset
 from domain.engine.wire import check_wire
+from domain.reading import Sight
 from replays import format as replay_format
 
-from ..auth import bearer, require_admin, seat_of, viewer_of
+from ..auth import bearer, require_admin, seat_of
 from ..errors import ApiError
 from ..json import json_response
 from .models import (BATTLE_LINKS, ERRORS, LEGAL_LINKS, SUBMITTED_LINKS, CreateBattle, CreatedBattleOut, EventsOut,
@@ -27,6 +28,12 @@ MAX_KEY = 200
 
 def services_of(request: Request):
     return request.app.state.services
+
+
+def sight_of(request: Request, battle_id: str, view_as: str | None = None) -> Sight:
+    """The caller's look at the battle, through the one read path: its seat's with a bearer
+    token, the spectator's without one, or `as` another viewer where that is open."""
+    return services_of(request).battles.reading.client_sight(battle_id, bearer(request), view_as)
 
 
 @router.post("/battles", status_code=201,
@@ -45,9 +52,7 @@ def create_battle(body: CreateBattle, request: Request) -> Response:
 @router.get("/battles/{battle_id}", responses={200: {"model": ViewOut}, **ERRORS})
 def battle_view(battle_id: BattleId, request: Request, view_as: ViewAs = None) -> Response:
     """The view: a seat's with its bearer token, the spectator's without one."""
-    services = services_of(request)
-    viewer = viewer_of(services, battle_id, bearer(request), view_as)
-    return json_response(services.battles.view(battle_id, viewer))
+    return json_response(sight_of(request, battle_id, view_as).view())
 
 
 @router.get("/battles/{battle_id}/legal", responses={200: {"model": LegalOut, "links": LEGAL_LINKS}, **ERRORS})
@@ -84,28 +89,20 @@ def submit_command(battle_id: BattleId, body: SubmitCommand, request: Request,
 def battle_events(battle_id: BattleId, request: Request,
                   from_seq: Annotated[int, Query(alias="from", ge=1, le=2**31)] = 1,
                   view_as: ViewAs = None) -> Response:
-    services = services_of(request)
-    viewer = viewer_of(services, battle_id, bearer(request), view_as)
-    return json_response({"battle_id": battle_id, "events": services.battles.events(battle_id, viewer, from_seq)})
+    events = sight_of(request, battle_id, view_as).events(from_seq)
+    return json_response({"battle_id": battle_id, "events": events})
 
 
 @router.get("/battles/{battle_id}/at/{seq}", responses={200: {"model": ViewOut}, **ERRORS})
 def battle_at(battle_id: BattleId, seq: Annotated[int, Path(ge=1, le=2**31)], request: Request,
               view_as: ViewAs = None) -> Response:
     """Time travel: the view as it was right after event `seq`."""
-    services = services_of(request)
-    viewer = viewer_of(services, battle_id, bearer(request), view_as)
-    return json_response(services.battles.view(battle_id, viewer, at=seq))
+    return json_response(sight_of(request, battle_id, view_as).view(at=seq))
 
 
 @router.get("/battles/{battle_id}/replay", responses={200: {"content": {"application/x-ndjson": {}}}, **ERRORS})
 def battle_replay(battle_id: BattleId, request: Request) -> Response:
     """The replay file: full once the battle has ended, redacted for the caller before."""
-    services = services_of(request)
-    viewer = viewer_of(services, battle_id, bearer(request))
-    state = services.battles.load(battle_id)
-    limit = services.battles.horizon(state, viewer)
-    shown = services.battles.load(battle_id, at=limit) if limit < state.seq else state
-    replay = replay_format.build(shown, services.battles.records(battle_id, 1, limit), viewer)
+    replay = sight_of(request, battle_id).replay()
     return Response(replay_format.dumps(replay), media_type="application/x-ndjson",
                     headers={"Content-Disposition": f'attachment; filename="{battle_id}.jsonl"'})

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Self
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, WithJsonSchema, model_validator
 
 from domain.engine.wire import check_wire
 
@@ -21,7 +21,12 @@ class HouseBot(BaseModel):
     bot: str = Field(min_length=1, max_length=64, description="the bot policy, e.g. greedy")
 
 
-Player = PlayerId | HouseBot
+# A player id, or {"bot": policy} for a house seat. The engine checks each one (so an error
+# names `players.<seat>`, never a pydantic union member); the schema documents both forms.
+Player = Annotated[Any, WithJsonSchema({"anyOf": [
+    {"type": "string", "minLength": 1, "maxLength": 64},
+    {"type": "object", "properties": {"bot": {"type": "string", "minLength": 1, "maxLength": 64}},
+     "required": ["bot"], "additionalProperties": False}]})]
 
 
 class Strict(BaseModel):
@@ -31,9 +36,8 @@ class Strict(BaseModel):
 
     @model_validator(mode="after")
     def storable(self) -> Self:
-        dumped = self.model_dump()
         for name in type(self).model_fields:
-            check_wire(dumped[name], name)
+            check_wire(getattr(self, name), name)
         return self
 
 
@@ -49,7 +53,7 @@ class CreateBattle(Strict):
 
     def player_entries(self) -> dict[str, Any]:
         """The players as the engine takes them: ids, and `{"bot": policy}` for house seats."""
-        return {seat: p.model_dump() if isinstance(p, HouseBot) else p for seat, p in self.players.items()}
+        return dict(self.players)
 
     def full_setup(self, default: dict[str, Any]) -> dict[str, Any] | None:
         """The setup with the spectator delay folded in (the engine keeps it in the setup)."""

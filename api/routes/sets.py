@@ -21,11 +21,11 @@ SetId = Annotated[str, Path(max_length=64)]
 class SetOut(BaseModel):
     set_id: str
     ruleset: str
-    players: dict[str, str]
+    players: dict[str, str | dict[str, str]]      # a player id per seat, or {"bot": policy} for a house seat
     games: int
     mode: str
     battles: list[dict[str, Any]]
-    score: dict[str, int]
+    score: dict[str, int]                         # wins per side
     winner: str | None
     finished: bool
     current_battle: str | None
@@ -47,6 +47,8 @@ def create_set(body: CreateSet, request: Request) -> Response:
 
 @router.get("/sets/{set_id}", responses={200: {"model": SetOut}, **ERRORS})
 def get_set(set_id: SetId, request: Request) -> Response:
+    """The set: its battles, score per side and result. A set whose battle has ended without
+    the set recording it (the write failed) records it now, before answering."""
     return json_response(request.app.state.services.sets.get(set_id))
 
 

@@ -21,12 +21,13 @@ from starlette.responses import RedirectResponse, Response
 
 from domain.engine.battle import BattleState
 from domain.engine.events import Viewer
+from domain.reading import perspectives
 from replays import seek
 
-from ..auth import bearer, viewer_of
+from ..auth import bearer
 from ..errors import ApiError
 from ..json import json_response
-from .battles import BattleId, ViewAs, services_of
+from .battles import BattleId, ViewAs, sight_of
 from .models import ERRORS, TimelineOut, ViewOut
 from .replays import received
 
@@ -79,24 +80,18 @@ def viewer_asset(name: str) -> Response:
 @router.get("/viewer/api/battles/{battle_id}/timeline", responses={200: {"model": TimelineOut}, **ERRORS})
 def battle_timeline(battle_id: BattleId, request: Request, view_as: ViewAs = None) -> Response:
     """Whom the caller may view as, the last seq it may see, and where actions and turns begin."""
-    services = services_of(request)
-    token = bearer(request)
-    viewer = viewer_of(services, battle_id, token, view_as)
-    own = viewer.seat if token is not None else None      # a token only ever views as its seat
-    state = services.battles.load(battle_id)
-    limit = services.battles.horizon(state, viewer)
-    marks = request.app.state.timelines.marks(services.battles, state.battle_id, state.seq, limit)
-    return json_response({**summary(state, limit, own), **marks})
+    sight = sight_of(request, battle_id, view_as)
+    own = sight.viewer.seat if bearer(request) is not None else None      # a token views only as its seat
+    marks = request.app.state.timelines.marks(sight)
+    return json_response({**summary(sight.state, sight.horizon, own), **marks})
 
 
 def summary(state: BattleState, limit: int, own_seat: str | None) -> dict[str, Any]:
-    """The battle's identity and the perspectives open to a caller holding `own_seat`'s token:
-    the spectator always, a seat with its token, every seat and the omniscient view once public."""
-    seats = list(state.created.players)
-    shown = seats if state.public else [own_seat] if own_seat else []
+    """The battle's identity, the last seq shown (`limit`) and the perspectives open to a caller
+    holding `own_seat`'s token."""
     return {"battle_id": state.battle_id, "ruleset": state.created.ruleset, "players": state.created.players,
-            "seats": seats, "seq": limit, "ended": state.outcome is not None, "public": state.public,
-            "seat": own_seat, "perspectives": ["spectator", *shown, *(["all"] if state.public else [])]}
+            "seats": list(state.created.players), "seq": limit, "ended": state.outcome is not None,
+            "public": state.public, "seat": own_seat, "perspectives": perspectives(state, own_seat)}
 
 
 @router.post("/replays/at", openapi_extra=REPLAY_BODY,

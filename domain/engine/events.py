@@ -152,7 +152,10 @@ def decode_event(topic: str, data: Mapping[str, Any], version: int = 1) -> Event
     payload = dict(data)
     while version < cls.class_version:
         upcast = getattr(cls, f"upcast_v{version}_v{version + 1}")
-        payload = upcast(payload)
+        try:
+            payload = upcast(payload)
+        except (KeyError, TypeError, ValueError) as exc:   # data that does not have the old shape
+            raise ReplayError(f"{topic}: not v{version} data ({type(exc).__name__}: {clip(str(exc), 80)})") from None
         version += 1
     try:
         return msgspec.convert(payload, type=cls)

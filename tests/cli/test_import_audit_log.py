@@ -1,5 +1,5 @@
-"""`ringside replay import`, `ringside audit set` and `ringside log` filters, through the
-installed script against real SQLite files."""
+"""`ringside replay import`, `ringside audit set` and `ringside log` filters, against real
+SQLite files."""
 from __future__ import annotations
 
 import gzip
@@ -89,7 +89,9 @@ def test_log_filters_by_type_prefix_and_by_seat(stored):
 
 
 def test_log_follow_prints_a_live_battle_to_its_end(tmp_path):
-    """`--follow` keeps reading while another process plays, and stops after BattleEnded."""
+    """`--follow` keeps reading while another process plays, and stops after BattleEnded.
+    The follower is the installed script in its own process, as in use: what it reads is
+    written by another process, which its state cache must not hide."""
     import subprocess
     import time
 

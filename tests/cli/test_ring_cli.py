@@ -1,10 +1,7 @@
-"""`ringside simulate --ruleset ring` end to end, through the installed script against real
-SQLite files: every battle ends with a winner and exports a replay that verifies, a set
-audits ok and carries LP and EXS over by the ring rules, the memory bot plays, and a bad
-ring setup is one clean error."""
+"""`ringside simulate --ruleset ring` end to end, against real SQLite files: every battle ends
+with a winner and exports a replay that verifies, a set audits ok and carries LP and EXS over
+by the ring rules, the memory bot plays, and a bad ring setup is one clean error."""
 from __future__ import annotations
-
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -44,14 +41,9 @@ def test_every_simulated_ring_battle_ends_with_a_winner(simulated):
 def test_every_exported_ring_replay_verifies(simulated):
     work, out = simulated
     names = [f"b{i:02}.jsonl.gz" for i in range(N)]
-
-    def export(pair: tuple[str, str]) -> int:
-        bid, name = pair
-        return run("replay", "export", bid, "-o", name, "--db", "sqlite:///r.db", cwd=work).returncode
-
-    # Each export is its own process; a few at a time keep the 50 of them quick.
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        assert list(pool.map(export, zip(out["battle_ids"], names))) == [0] * N
+    exported = [run("replay", "export", bid, "-o", name, "--db", "sqlite:///r.db", cwd=work).returncode
+                for bid, name in zip(out["battle_ids"], names)]
+    assert exported == [0] * N
     done = run("replay", "verify", *names, cwd=work)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines() == [f"OK {name}" for name in names]

@@ -1,5 +1,8 @@
 """`ringside serve` announces itself only once it listens and its startup has completed; a busy
-port or an unreachable database ends in one `error:` line and no announcement."""
+port or an unreachable database ends in one `error:` line and no announcement.
+
+Each test runs the installed script in its own process: `serve` configures uvicorn's logging,
+sets the database and Redis URLs in the environment, and serves until it is stopped."""
 from __future__ import annotations
 
 import os
@@ -11,7 +14,7 @@ import httpx
 import pytest
 
 from tests.api.server import free_port
-from tests.cli.helpers import RINGSIDE, assert_clean_error, run
+from tests.cli.helpers import RINGSIDE, assert_clean_error, run_subprocess
 
 UNREACHABLE_DB = "postgresql://nobody@127.0.0.1:1/x?connect_timeout=1"
 
@@ -22,15 +25,16 @@ def test_a_busy_port(tmp_path, workers):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = str(taken.getsockname()[1])
-        done = run("serve", "--port", port, "--workers", workers, "--db", "sqlite:///s.db", cwd=tmp_path, timeout=30)
+        done = run_subprocess("serve", "--port", port, "--workers", workers, "--db", "sqlite:///s.db",
+                              cwd=tmp_path, timeout=30)
     assert done.stdout == ""
     assert assert_clean_error(done) == f"error: port {port} on 127.0.0.1 is in use"
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_an_unreachable_database(tmp_path, workers):
-    done = run("serve", "--port", str(free_port()), "--workers", workers, "--db", UNREACHABLE_DB,
-               cwd=tmp_path, timeout=30)
+    done = run_subprocess("serve", "--port", str(free_port()), "--workers", workers, "--db", UNREACHABLE_DB,
+                          cwd=tmp_path, timeout=30)
     assert done.stdout == ""
     assert assert_clean_error(done) == "error: database: couldn't get a connection after 1.00 sec"
 

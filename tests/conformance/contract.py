@@ -13,7 +13,8 @@ import pytest
 
 from domain.ai import get_policy, policy_names
 from domain.ai.match import Match, play, seeded_bytes
-from domain.battles import Battles, view_json
+from domain.battles import Battles
+from domain.reading import view_json
 from domain.engine.battle import BattleState, decide_batch, open_battle, seat_table
 from domain.engine.errors import NotYourTurn, RuleViolation
 from domain.engine.events import (OMNISCIENT, SPECTATOR, Secret, Viewer, decode_event, hidden_fields, redact,

@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import orjson
+import pytest
 
 from domain.battles import Battles
-from domain.engine.events import OMNISCIENT, Viewer
+from domain.engine.errors import ReplayError
+from domain.engine.events import OMNISCIENT, Viewer, decode_event
 from domain.rulesets.deckduel.events import DamageFlipped
 from replays.diff import view_at
 from replays.format import build, dumps, read
@@ -67,3 +69,10 @@ def test_new_replays_mark_the_new_version_on_its_lines():
     flipped = [line for line in lines if line["type"] == "deckduel.DamageFlipped"]
     assert flipped and all(line["v"] == 2 and "icons" in line["data"] for line in flipped)
     assert all("v" not in line for line in lines if line["type"] != "deckduel.DamageFlipped")
+
+
+def test_data_that_is_not_of_the_version_it_claims_is_a_replay_error():
+    # v2 data (icons) sent as v1: the v1 -> v2 upcaster finds no `defense` to rename
+    v2 = {"seat": "p2", "card": "parry", "icons": 2, "perfect": False}
+    with pytest.raises(ReplayError, match="deckduel.DamageFlipped: not v1 data"):
+        decode_event("deckduel.DamageFlipped", v2, 1)

@@ -2,6 +2,7 @@
 or not the forger also rewrote the set's hash chain."""
 from __future__ import annotations
 
+import random
 import sqlite3
 import uuid
 
@@ -13,6 +14,8 @@ from domain.battles import Battles
 from domain.engine.chain import GENESIS, chain_of
 from domain.sets import Sets
 from replays.audit import audit_set
+from tests.sets.helpers import RefuseSetResult, stored_topics, topics
+from tests.storage.helpers import play_out
 
 BOTS = {"p1": get_policy("greedy", "ring"), "p2": get_policy("random", "ring")}
 
@@ -78,3 +81,47 @@ def test_a_changed_carry_over_is_caught(ring_set, rechain):
         assert "battle 1 started from a carry-over that does not follow from the battles" in report["problems"]
     else:
         assert any(p.startswith("the set log's hash chain breaks at seq") for p in report["problems"])
+
+
+def other_side(data: dict) -> dict:
+    return {**data, "winner": "p1" if data["winner"] == "p2" else "p2"}
+
+
+def one_more_win(data: dict) -> dict:
+    return {**data, "score": {**data["score"], "p1": data["score"]["p1"] + 1}}
+
+
+@pytest.mark.parametrize("topic, forge, problem", [
+    ("sets.SetBattleFinished", other_side, "battle 0: the set records a result or head hash the battle does not have"),
+    ("sets.SetEnded", one_more_win, "the set's final score or winner does not follow from its battles"),
+])
+def test_a_rechained_forged_result_is_caught(ring_set, topic, forge, problem):
+    """The set is decided again from its battles: a result the forger wrote, chain and all,
+    differs from the decided one."""
+    path, set_id = ring_set
+    rows = []
+    for version, stored_topic, state in set_rows(path, set_id):
+        body = orjson.loads(state)
+        if stored_topic == topic and body["data"].get("index", 0) == 0:
+            body["data"] = forge(body["data"])
+        rows.append((version, stored_topic, orjson.dumps(body)))
+    rewrite(path, set_id, rows, rechain=True)
+    report = audit(path, set_id)
+    assert report["status"] == "fail" and problem in report["problems"]
+    assert not any(p.startswith("the set log's hash chain breaks") for p in report["problems"])
+
+
+def test_a_set_left_behind_by_its_last_battle_is_moved_on_and_audits_ok(sqlite_url, monkeypatch, caplog):
+    """The set's write of its result failed after its one battle ended: the audit records it first."""
+    with Battles(sqlite_url) as battles:
+        sets = Sets(battles)
+        made = sets.create("deckduel", {"p1": "alice", "p2": "bob"}, games=1)
+        RefuseSetResult(battles, monkeypatch)
+        play_out(battles, made.battle_id, random.Random(1))
+        assert stored_topics(battles, made.set_id) == topics("SetCreated", "SetBattleStarted")
+        report = audit_set(battles, sets, made.set_id)
+        assert stored_topics(battles, made.set_id) == topics("SetCreated", "SetBattleStarted", "SetBattleFinished",
+                                                             "SetEnded")
+    assert (report["status"], report["problems"], [b["status"] for b in report["battles"]]) == ("ok", [], ["ok"])
+    winner = report["battles"][0]["winner"]
+    assert report["winner"] == winner and report["score"] == {"p1": 0, "p2": 0} | {winner: 1}

@@ -1,0 +1,193 @@
+"""The one read path: whom a caller may look at a battle as, how far that viewer may see now,
+and every read built on that.
+
+A battle created with `spectator_delay: N` holds spectators N actions behind until it ends.
+The last seq a viewer may see now is its horizon; the view (now or at a seq), the event log,
+the replay and the viewer's timeline all stop there. The API and its streams, the CLI and the
+projections read through a `Sight`, so a delayed battle stops at the same seq on every channel.
+"""
+from __future__ import annotations
+
+import threading
+from bisect import bisect_right
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from domain.engine.battle import BattleState
+from domain.engine.errors import RingsideError, SeqOutOfRange
+from domain.engine.events import Recorded, Viewer, wire_event
+from domain.engine.ruleset import get_ruleset
+from replays import format as replay_format
+
+if TYPE_CHECKING:
+    from domain.battles import Battles      # the store it reads; it builds one of these
+
+
+def view_json(state: BattleState, viewer: Viewer) -> dict[str, Any]:
+    """The view of a battle's state for `viewer`: everything, once the battle is public. The
+    state is None while the create batch has not started the game yet (its first seqs)."""
+    shown = viewer if not state.public else Viewer(seat=viewer.seat, omniscient=True)
+    game = get_ruleset(state.created.ruleset).view(state.game, shown) if state.game is not None else None
+    return {"battle_id": state.battle_id, "ruleset": state.created.ruleset, "seq": state.seq,
+            "players": state.created.players, "outcome": msgspec.to_builtins(state.outcome), "state": game}
+
+
+class Forbidden(RingsideError):
+    """The caller may not look as it asked: with a token of no seat of this battle, as another
+    seat than its token's, or as a seat or omniscient before the battle is public."""
+    code = "forbidden"
+
+
+def held_back(state: BattleState, viewer: Viewer) -> bool:
+    """Whether `viewer` may be kept behind `state`: a spectator of a battle with a spectator
+    delay, until it ends. Seats and omniscient viewers always see the battle live."""
+    return (bool(state.spectator_delay) and viewer.seat is None and not viewer.omniscient
+            and state.outcome is None)
+
+
+def perspectives(state: BattleState, own_seat: str | None) -> list[str]:
+    """What a caller holding `own_seat`'s token (None: no token) may view as, by the rules of
+    `Reading.client_viewer`: the spectator always, its own seat, and, once the battle is
+    public, every seat and the omniscient view."""
+    seats = list(state.created.players)
+    shown = seats if state.public else [own_seat] if own_seat else []
+    return ["spectator", *shown, *(["all"] if state.public else [])]
+
+
+@dataclass(frozen=True)
+class Sight:
+    """One viewer's look at a battle as of one state of it (normally the latest). Every read
+    stops at `horizon`, the last seq the viewer may see then, and is redacted for the viewer."""
+    battles: Battles
+    state: BattleState
+    viewer: Viewer
+    horizon: int
+
+    @property
+    def battle_id(self) -> str:
+        return self.state.battle_id
+
+    def seen(self) -> BattleState:
+        """The battle as far as the viewer may see it: `state`, or the state at the horizon."""
+        if self.horizon == self.state.seq:
+            return self.state
+        return self.battles.load(self.battle_id, at=self.horizon)
+
+    def view(self, at: int | None = None) -> dict[str, Any]:
+        """The view now, or right after event `at` (time travel); a seq past the horizon is
+        refused as one the battle has not reached, so a held-back seq is not given away."""
+        if at is None:
+            return view_json(self.seen(), self.viewer)
+        if at > self.horizon:
+            raise SeqOutOfRange(f"seq {at} is not visible yet; the last visible seq is {self.horizon}",
+                                seq=at, last=self.horizon)
+        return view_json(self.battles.load(self.battle_id, at), self.viewer)
+
+    def records(self, from_seq: int = 1) -> list[Recorded]:
+        """The stored records from `from_seq` to the horizon."""
+        if from_seq > self.horizon:
+            return []
+        return self.battles.records(self.battle_id, from_seq, self.horizon)
+
+    def events(self, from_seq: int = 1) -> list[dict[str, Any]]:
+        """The event log from `from_seq` to the horizon, as wire events redacted for the viewer."""
+        return [wire_event(r, self.viewer, self.state.public) for r in self.records(from_seq)]
+
+    def replay(self) -> replay_format.Replay:
+        """The replay up to the horizon: full once the battle is public (or for an omniscient
+        viewer), else redacted for the viewer with the seed withheld."""
+        return replay_format.build(self.seen(), self.records(), self.viewer)
+
+
+class Reading:
+    """The read path over one store. Keeps the action seqs of the battles it holds back."""
+
+    def __init__(self, battles: Battles, kept: int = 256):
+        self.battles = battles
+        self.actions = ActionSeqs(battles, kept)
+
+    def sight(self, battle_id: str, viewer: Viewer) -> Sight:
+        """`viewer`'s look at the battle now, taken as given: the CLI's operator may look as
+        anyone. A client's look goes through `client_sight`."""
+        return self.sight_of(self.battles.load(battle_id), viewer)
+
+    def sight_of(self, state: BattleState, viewer: Viewer) -> Sight:
+        """`viewer`'s look at the battle as of `state` (a projection folds the log event by event)."""
+        return Sight(self.battles, state, viewer, self.horizon(state, viewer))
+
+    def client_sight(self, battle_id: str, token: str | None, view_as: str | None = None) -> Sight:
+        """The look a client asks for with its seat token (or none) and `as`; see `client_viewer`."""
+        state = self.battles.load(battle_id)
+        return self.sight_of(state, self.client_viewer(state, token, view_as))
+
+    def client_viewer(self, state: BattleState, token: str | None, view_as: str | None) -> Viewer:
+        """A seat token views only as its own seat. Without a token: the spectator, or `as` a
+        seat or `all` once the battle is public (ended and not private); before that those
+        views would show a seat's secrets to anyone."""
+        if token is not None:
+            seat = self.token_seat(state.battle_id, token)
+            if view_as is not None and view_as != seat:
+                raise Forbidden(f"this token is the {seat} seat's; it can only view as {seat}",
+                                seat=seat, view_as=view_as)
+            return Viewer(seat=seat)
+        viewer = Viewer.parse(view_as or "spectator", state.created.players)
+        if (viewer.seat is not None or viewer.omniscient) and not state.public:
+            raise Forbidden(f"viewing as {view_as} without its seat token is open only once the battle "
+                            "has ended (and was not private)", view_as=view_as)
+        return viewer
+
+    def token_seat(self, battle_id: str, token: str) -> str:
+        """The seat `token` opens; Forbidden when it opens none of this battle's."""
+        seat = self.battles.seat_for_token(battle_id, token)
+        if seat is None:
+            raise Forbidden("this token is not a seat token of this battle")
+        return seat
+
+    def horizon(self, state: BattleState, viewer: Viewer) -> int:
+        """The last seq `viewer` may see as of `state`: a held-back spectator sees up to just
+        before the battle's `spectator_delay` latest actions (all before the first, while
+        there are fewer); everyone else sees every seq."""
+        if not held_back(state, viewer):
+            return state.seq
+        actions = self.actions.upto(state.battle_id, state.seq)
+        if not actions:
+            return state.seq
+        return actions[max(0, len(actions) - state.spectator_delay)] - 1
+
+
+class ActionSeqs:
+    """Each battle's action seqs (the events that start a command's batch), kept for the
+    `kept` battles read most recently. A battle's events never change once written, so a
+    later read only looks at the events after the last one it has read."""
+
+    def __init__(self, battles: Battles, kept: int):
+        self.battles = battles
+        self.kept = kept
+        self._known: OrderedDict[str, tuple[int, tuple[int, ...]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def upto(self, battle_id: str, seq: int) -> tuple[int, ...]:
+        """The battle's action seqs up to `seq`, which the store has reached."""
+        with self._lock:
+            read, seqs = self._known.get(battle_id, (0, ()))
+            if battle_id in self._known:
+                self._known.move_to_end(battle_id)
+        if read < seq:
+            # Read outside the lock, so one battle's read does not hold up another's.
+            records = self.battles.records(battle_id, read + 1, seq)
+            seqs += tuple(r.seq for r in records if r.event.starts_batch())
+            read = records[-1].seq if records else read
+            self._keep(battle_id, read, seqs)
+        return seqs[:bisect_right(seqs, seq)]
+
+    def _keep(self, battle_id: str, read: int, seqs: tuple[int, ...]) -> None:
+        with self._lock:
+            # A concurrent reader may have kept a longer prefix already; keep the longest.
+            if self._known.get(battle_id, (0, ()))[0] < read:
+                self._known[battle_id] = (read, seqs)
+                self._known.move_to_end(battle_id)
+            while len(self._known) > self.kept:
+                self._known.popitem(last=False)

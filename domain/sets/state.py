@@ -1,0 +1,118 @@
+"""A set's state, folded from its events. `evolve` only records what the events say; what a
+finished battle means for the set is decided in `decide.py`."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import singledispatch
+from typing import Any
+
+import msgspec
+
+from domain.engine.battle import record, seat_table
+from domain.engine.chain import GENESIS
+from domain.engine.events import Event, Recorded
+from domain.engine.ruleset import get_ruleset
+from domain.engine.table import Side
+
+from .events import SetBattleFinished, SetBattleStarted, SetCreated, SetEnded
+
+
+class SetBattle(msgspec.Struct, frozen=True, kw_only=True):
+    index: int
+    battle_id: str
+    carry: dict[str, Any] | None
+    winner: Side | None = None
+    head: str | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.head is not None
+
+
+class SetState(msgspec.Struct, frozen=True, kw_only=True):
+    set_id: str
+    seq: int
+    chain: str
+    created: SetCreated
+    battles: tuple[SetBattle, ...] = ()
+    carry: dict[str, Any] | None = None
+    ended: SetEnded | None = None
+
+    @property
+    def in_progress(self) -> SetBattle | None:
+        """The battle being played, whose result the set has not recorded yet."""
+        if self.ended is not None or not self.battles or self.battles[-1].finished:
+            return None
+        return self.battles[-1]
+
+
+@singledispatch
+def evolve(event: Event, state: SetState) -> SetState:
+    raise TypeError(f"not a set event: {event.TOPIC}")
+
+
+@evolve.register
+def _(event: SetBattleStarted, state: SetState) -> SetState:
+    started = SetBattle(index=event.index, battle_id=event.battle_id, carry=event.carry)
+    return msgspec.structs.replace(state, battles=state.battles + (started,))
+
+
+@evolve.register
+def _(event: SetBattleFinished, state: SetState) -> SetState:
+    done = msgspec.structs.replace(state.battles[event.index], winner=event.winner, head=event.head)
+    battles = state.battles[:event.index] + (done,) + state.battles[event.index + 1:]
+    return msgspec.structs.replace(state, battles=battles, carry=event.carry)
+
+
+@evolve.register
+def _(event: SetEnded, state: SetState) -> SetState:
+    return msgspec.structs.replace(state, ended=event)
+
+
+def evolve_set(state: SetState | None, rec: Recorded) -> SetState:
+    """The set after one of its recorded events (a set starts with `SetCreated`)."""
+    event = rec.event
+    if state is None:
+        assert isinstance(event, SetCreated), event.TOPIC
+        return SetState(set_id=event.set_id, seq=rec.seq, chain=rec.chain, created=event)
+    return msgspec.structs.replace(evolve(event, state), seq=rec.seq, chain=rec.chain)
+
+
+def chain_events(state: SetState | None, events: Iterable[Event]) -> tuple[SetState, list[Recorded]]:
+    """Record `events` after the set's head, each hash-chained to the one before, and fold them."""
+    records = []
+    for event in events:
+        rec = record(state.chain if state else GENESIS, state.seq + 1 if state else 1, event)
+        state = evolve_set(state, rec)
+        records.append(rec)
+    assert state is not None, "no events to record"
+    return state, records
+
+
+def set_sides(created: SetCreated) -> tuple[Side, ...]:
+    """The set's sides in table order: every battle of a set seats the same table."""
+    return seat_table(get_ruleset(created.ruleset), created.setup or {}).side_ids
+
+
+def score(state: SetState) -> dict[Side, int]:
+    """Wins per side (a side of one seat is named like its seat); draws count for nobody."""
+    wins = dict.fromkeys(set_sides(state.created), 0)
+    for battle in state.battles:
+        if battle.winner is not None:
+            wins[battle.winner] += 1
+    return wins
+
+
+def set_over(state: SetState) -> bool:
+    """`all`: every game is played. `best_of`: a side has won more than half, or all are played."""
+    played = sum(1 for b in state.battles if b.finished)
+    if played >= state.created.games:
+        return True
+    return state.created.mode == "best_of" and max(score(state).values()) > state.created.games // 2
+
+
+def set_winner(tally: Mapping[Side, int]) -> Side | None:
+    """The side with the most wins; None when the lead is shared."""
+    best = max(tally.values())
+    leaders = [side for side, wins in tally.items() if wins == best]
+    return leaders[0] if len(leaders) == 1 else None

@@ -1,0 +1,45 @@
+"""Shared helpers for the set tests: a store that refuses the next write of a set's result, as
+a database that is briefly away would, so a set is left behind the battle that ended."""
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+
+from eventsourcing.persistence import OperationalError
+
+from domain.battles import Battles
+from domain.engine.events import Recorded
+from domain.sets import SetBattleFinished
+
+
+class RefuseSetResult:
+    """Patches `battles.store.save` so that its next save holding a `SetBattleFinished` (the
+    commit listener advancing the set) fails; every other save goes through."""
+
+    def __init__(self, battles: Battles, monkeypatch) -> None:
+        self.refused = 0
+        self._armed = True
+        real = battles.store.save
+
+        def save(*items, **kwargs):
+            if self._armed and any(isinstance(getattr(item, "record", None), Recorded)
+                                   and isinstance(item.record.event, SetBattleFinished) for item in items):
+                self._armed = False
+                self.refused += 1
+                raise OperationalError("database is locked")
+            return real(*items, **kwargs)
+
+        monkeypatch.setattr(battles.store, "save", save)
+
+
+def stored_topics(battles: Battles, set_id: str) -> list[str]:
+    """The set's log as stored, read past `Sets` (whose reads would move the set on)."""
+    return [rec.event.TOPIC for rec in battles.store.events.get(uuid.UUID(set_id))]
+
+
+def topics(*names: str) -> list[str]:
+    return [f"sets.{name}" for name in names]
+
+
+def battle_ids(records: Sequence[Recorded]) -> list[str]:
+    return [rec.event.battle_id for rec in records if rec.event.TOPIC == "sets.SetBattleStarted"]
