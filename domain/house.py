@@ -105,7 +105,7 @@ class Follower:
                 continue
             state = self.state = fold(self.ruleset, self.state, rec)
             if self.memory is not None and state.game is not None:
-                self.memory.observe(wire_event(rec, viewer, state.public), rec.event.starts_batch())
+                self.memory.observe(wire_event(rec, viewer, state.public), rec.event.is_action())
                 self.memory.settle(self.ruleset, state.game, self.ruleset.view(state.game, viewer))
         assert self.state is not None, "a battle has at least its BattleCreated"
         return self.state

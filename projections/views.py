@@ -94,7 +94,7 @@ class AiMemory(Projection):
                 continue
             viewer = Viewer(seat=seat)
             before = len(memory.actions)
-            memory.observe(wire_event(rec, viewer, state.public), rec.event.starts_batch())
+            memory.observe(wire_event(rec, viewer, state.public), rec.event.is_action())
             if len(memory.actions) > before:
                 ops.append(("rpush", self.key(owner_id, seat, "actions"), memory.actions[-1]))
             if not batch_end:       # settling after a batch or after each event gives one memory

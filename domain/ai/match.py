@@ -78,5 +78,5 @@ def remember(ruleset: Ruleset[Any], state: BattleState, new: list[Recorded], mem
     for seat, memory in memories.items():
         viewer = Viewer(seat=seat)
         for rec in new:
-            memory.observe(wire_event(rec, viewer, state.public), rec.event.starts_batch())
+            memory.observe(wire_event(rec, viewer, state.public), rec.event.is_action())
         memory.settle(ruleset, state.game, ruleset.view(state.game, viewer))

@@ -29,15 +29,16 @@ class Memory:
         self.known: dict[str, Any] = {}
         self._actions_at_turn = 0
 
-    def observe(self, wire: Mapping[str, Any], starts_batch: bool) -> None:
-        """One redacted event; `starts_batch` marks action events (the echo of a command)."""
+    def observe(self, wire: Mapping[str, Any], action: bool) -> None:
+        """One redacted event; `action` marks actions (a command's echo, or a choice the rules
+        made for a side no seat plays, whose actor is its `actor` or `seat` field)."""
         if wire["seq"] <= self.seq:
             return
         self.seq = wire["seq"]
-        if starts_batch:
+        if action:
             data = wire["data"]
             target = data.get("target", data.get("targets"))
-            self.actions.append({"seq": wire["seq"], "type": wire["type"], "actor": data.get("seat"),
+            self.actions.append({"seq": wire["seq"], "type": wire["type"], "actor": data.get("actor", data.get("seat")),
                                  "target": target, "data": dict(data)})
 
     def settle(self, ruleset: Ruleset[Any], game: Any, view: Mapping[str, Any]) -> str | None:

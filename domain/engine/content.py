@@ -66,6 +66,18 @@ def check_keys(raw: object, allowed: set[str]) -> None:
         raise SetupError(sorted(unknown)[0], "unknown setup field")
 
 
+def seat_part(raw: Mapping[str, Any], seat: str, allowed: set[str], needs: str) -> Mapping[str, Any]:
+    """A seat's part of a setup: an object with only the keys a ruleset knows. SetupError names
+    the seat (saying what it `needs`), or the first unknown key under it."""
+    part = raw.get(seat)
+    if not isinstance(part, Mapping):
+        raise SetupError(seat, f"needs an object with {needs}")
+    unknown = set(part) - allowed
+    if unknown:
+        raise SetupError(f"{seat}.{sorted(unknown)[0]}", "unknown field")
+    return part
+
+
 def parse_params(raw: Any, cls: type[P], upper: int = PARAM_MAX) -> P:
     """A ruleset's `params` Struct from setup JSON: typed, every integer within 0..`upper`."""
     try:

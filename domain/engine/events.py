@@ -69,11 +69,13 @@ class Event(msgspec.Struct, frozen=True, kw_only=True):
     """A past-tense fact. Subclasses set a stable `TOPIC`; renaming a class never breaks data.
 
     Schema changes raise `class_version` and add `upcast_vN_vN1(data) -> data` static methods.
-    Action events (the first of a command batch) set `COMMAND` to the command they echo.
+    Action events (the first of a command batch) set `COMMAND` to the command they echo; an
+    event recording a choice the rules made for a side (an enemy AI's move) sets `RULES_ACTION`.
     """
     TOPIC: ClassVar[str] = ""
     class_version: ClassVar[int] = 1
     COMMAND: ClassVar[type[Command] | None] = None
+    RULES_ACTION: ClassVar[bool] = False
     _hidden: ClassVar[tuple[tuple[str, Secret | ServerOnly], ...] | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -90,6 +92,12 @@ class Event(msgspec.Struct, frozen=True, kw_only=True):
         is public, by field name: for data whose hidden part depends on its content (a setup
         that scripts a deck order, say), which a field marker cannot express."""
         return {}
+
+    def is_action(self) -> bool:
+        """An action some player or the rules chose: the echo of a command, or (with
+        `RULES_ACTION`) a choice the rules made for a side no seat plays, such as an enemy's
+        move inside the batch that triggered it. AI memory records every action."""
+        return type(self).RULES_ACTION or self.starts_batch()
 
     def starts_batch(self) -> bool:
         """True for action events: the echo of a command, first in its batch."""

@@ -23,8 +23,10 @@ from typing import Any
 import msgspec
 from eventsourcing.persistence import IntegrityError
 
+from domain.ai import check_house_players
+from domain.ai.match import house_players, play, seeded_bytes
 from domain.battles import Battles, token_hash, utc_now
-from domain.engine.battle import BattleState, battle_options, check_inputs, open_battle, seal_setup, seat_table
+from domain.engine.battle import BattleState, battle_options, check_inputs, open_battle, seal_setup
 from domain.engine.errors import RingsideError, SetupError
 from domain.engine.events import Recorded
 from domain.engine.ruleset import Ruleset, get_ruleset
@@ -107,6 +109,7 @@ class Sets:
             raise SetupError("mode", f"mode must be one of {', '.join(MODES)}")
         base = dict(ruleset.fresh_setup() if setup is None else setup)
         _, players = check_inputs(ruleset, players, battle_setup(ruleset, base, None), nonces)
+        check_house_players(ruleset.id, players)
         options, game = battle_options(base)
         public = {**seal_setup(ruleset, game)[0], **options}
         return SetCreated(set_id=str(uuid.UUID(set_id) if set_id else uuid.uuid4()), ruleset=ruleset.id,
@@ -168,10 +171,8 @@ class Sets:
                  setup: Mapping[str, Any] | None = None, players: Mapping[str, Any] | None = None,
                  number: int = 0) -> SetState:
         """Play a whole set bot against bot in memory, decided as a live set is; store it."""
-        from domain.ai.match import play, seeded_bytes
-
         ruleset = get_ruleset(ruleset_id)
-        players = players or {s: f"bot-{s}" for s in seat_table(ruleset, setup or ruleset.default_setup).seats}
+        players = players or house_players(bots)
         created = self._created(ruleset, players, setup, games, mode, False, None)
         state, set_records = chain_events(None, [created])
         decision = start_battle(state, ruleset, new_battle_id())

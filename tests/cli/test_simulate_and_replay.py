@@ -182,3 +182,11 @@ def test_simulate_without_json_lists_the_ids_and_uses_the_default_database(tmp_p
     assert (tmp_path / "ringside.db").exists()
     with Battles(f"sqlite:///{tmp_path / 'ringside.db'}") as battles:
         assert list(battles.battle_ids()) == lines[1:]
+
+
+def test_simulated_seats_are_house_seats_of_their_policies(sim):
+    # `--bots` defaults to random,random: every seat is played by the house's random bot
+    work, out = sim
+    with Battles(f"sqlite:///{work / 'x.db'}") as battles:
+        players = {bid: battles.load(bid).created.players for bid in out["battle_ids"][:3]}
+    assert all(p == {"p1": {"bot": "random"}, "p2": {"bot": "random"}} for p in players.values())

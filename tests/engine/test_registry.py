@@ -85,3 +85,24 @@ def test_a_tables_sides_and_seats():
 def test_a_bot_must_say_how_it_chooses():
     with pytest.raises(TypeError):
         Bot()  # type: ignore[abstract]
+
+
+class EnemyStruck(Event, frozen=True, kw_only=True):
+    """A choice the rules make for a side no seat plays, inside another command's batch."""
+    TOPIC = "test.EnemyStruck"
+    RULES_ACTION = True
+    actor: str
+    target: str
+
+
+def test_the_rules_choices_are_actions_the_ai_memory_records():
+    from domain.ai.memory import Memory
+
+    # given a seat's memory, when it sees an enemy's move chosen by the rules (not a batch start)
+    memory = Memory("p1")
+    event = EnemyStruck(actor="goblin_1", target="p1.hero")
+    assert event.is_action() and not event.starts_batch() and not Ping().is_action()
+    memory.observe({"seq": 7, "type": event.TOPIC, "data": {"actor": "goblin_1", "target": "p1.hero"}},
+                   event.is_action())
+    # then it is remembered with its actor and target
+    assert [(a["seq"], a["actor"], a["target"]) for a in memory.actions] == [(7, "goblin_1", "p1.hero")]

@@ -69,7 +69,7 @@ def test_ai_memory_is_the_seats_own_recall(logged):
             state = fold(RULESET, state, rec)
             if state.game is None:
                 continue
-            reference.observe(wire_event(rec, Viewer(seat=seat), False), rec.event.starts_batch())
+            reference.observe(wire_event(rec, Viewer(seat=seat), False), rec.event.is_action())
             nxt = match.records[rec.seq] if rec.seq < len(match.records) else None
             if nxt is None or nxt.event.starts_batch():
                 reference.settle(RULESET, state.game, RULESET.view(state.game, Viewer(seat=seat)))

@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from domain.engine.content import check_keys
+from domain.engine.content import check_keys, seat_part
 from domain.engine.content import parse_params as typed_params
 from domain.engine.errors import SetupError
 
@@ -44,7 +44,8 @@ def parse_setup(raw: Mapping[str, Any]) -> DuelSetup:
         raise SetupError("first_player", f"must be one of {', '.join(SEATS)} or null")
     decks, chosen, shuffle = {}, {}, {}
     for seat in SEATS:
-        chosen[seat], decks[seat], shuffle[seat] = parse_seat(seat, raw.get(seat), params)
+        part = seat_part(raw, seat, SEAT_KEYS, "a 'character'")
+        chosen[seat], decks[seat], shuffle[seat] = parse_seat(seat, part, params)
     return DuelSetup(params=params, decks=decks, chosen=chosen, shuffle=shuffle, first_player=first)
 
 
@@ -62,12 +63,7 @@ def parse_params(raw: Any) -> Params:
 
 
 
-def parse_seat(seat: str, raw: Any, params: Params) -> tuple[str, tuple[str, ...], bool]:
-    if not isinstance(raw, Mapping):
-        raise SetupError(seat, "needs an object with a 'character'")
-    unknown = set(raw) - SEAT_KEYS
-    if unknown:
-        raise SetupError(f"{seat}.{sorted(unknown)[0]}", "unknown field")
+def parse_seat(seat: str, raw: Mapping[str, Any], params: Params) -> tuple[str, tuple[str, ...], bool]:
     name = raw.get("character")
     character = CONTENT.characters.get(name) if isinstance(name, str) else None
     if character is None:

@@ -45,7 +45,7 @@ def next_carry(carry: Mapping[str, Any] | None, setup: Mapping[str, Any], game: 
 
 
 class SetRules:
-    """The hook `domain/sets.py` calls between the battles of a set."""
+    """Ring's `set_rules`: what the set decider (domain/sets/decide.py) applies between battles."""
     apply_carry = staticmethod(apply_carry)
     next_carry = staticmethod(next_carry)
 

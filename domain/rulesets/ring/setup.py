@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from domain.engine.content import check_keys, error_path
+from domain.engine.content import check_keys, error_path, seat_part
 from domain.engine.content import parse_params as typed_params
 from domain.engine.errors import SetupError
 
@@ -35,12 +35,7 @@ def parse_setup(raw: Mapping[str, Any]) -> RingSetup:
         raise SetupError("battlefield", f"unknown battlefield {battlefield!r}; known: {', '.join(CONTENT.battlefields)}")
     decks, condition = {}, {}
     for seat in SEATS:
-        seat_raw = raw.get(seat)
-        if not isinstance(seat_raw, Mapping):
-            raise SetupError(seat, "needs an object with a 'deck' (a preset name or a deck)")
-        extra = set(seat_raw) - SEAT_KEYS
-        if extra:
-            raise SetupError(f"{seat}.{sorted(extra)[0]}", "unknown field")
+        seat_raw = seat_part(raw, seat, SEAT_KEYS, "a 'deck' (a preset name or a deck)")
         decks[seat] = parse_deck(f"{seat}.deck", seat_raw.get("deck"), params)
         condition[seat] = parse_condition(f"{seat}.condition", seat_raw.get("condition", {}), decks[seat])
     return RingSetup(params=params, decks=decks, condition=condition, battlefield=battlefield)
