@@ -1,8 +1,5 @@
 """The ring golden battles: a scripted battle, a whole battle between seeded bots, and a
-three-battle set whose LP and EXS carry over. `playthroughs.BATTLES` pins each one's log.
-
-Self-contained (no import of `playthroughs`), so either module can be imported first.
-"""
+three-battle set whose LP and EXS carry over."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -16,8 +13,7 @@ from domain.engine.events import Recorded
 from domain.rulesets.ring import RULESET
 from domain.sets import battle_setup, carry_after
 
-CREATED_AT = "2024-01-01T00:00:00Z"        # as in the deckduel goldens
-PLAYERS = {"p1": "ann", "p2": "bob"}
+from .golden import CREATED_AT, PLAYERS, Battles
 
 # Teams of two on the Volcano Rim (10 HP to every non-fiery Ring unit at its turn's start),
 # so a handful of blows KO a team and the enemy leader falls to strikes.
@@ -125,7 +121,7 @@ def set_battle(index: int) -> Callable[[], tuple[BattleState, list[Recorded]]]:
     return battle
 
 
-RING_BATTLES = {
+BATTLES: Battles = {
     "ring_ko_swap_and_strike": ko_swap_and_strike,
     "ring_greedy_vs_memory": greedy_vs_memory,
     **{f"ring_set_battle_{i + 1}": set_battle(i) for i in range(3)},

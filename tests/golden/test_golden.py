@@ -1,4 +1,5 @@
-"""Golden playthroughs: each scripted battle must reproduce its pinned event log exactly."""
+"""Golden playthroughs: every ruleset's battles reproduce their pinned event logs exactly; the
+deckduel battles show what they were written for."""
 from collections import Counter
 
 import orjson
@@ -8,8 +9,10 @@ from domain.rulesets.deckduel.events import DamageFlipped, DefenseTriggered
 from replays.format import build
 from replays.verify import verify
 
-from .playthroughs import (BATTLES, RULES_CHANGED, drills_and_end_step, first_difference, golden_path,
-                           log_lines, perfect_and_counter)
+from .deckduel_playthroughs import BATTLES as DECKDUEL, drills_and_end_step, perfect_and_counter
+from .golden import RULES_CHANGED, all_battles, first_difference, golden_path, log_lines
+
+BATTLES = all_battles()
 
 
 @pytest.mark.parametrize("name", list(BATTLES))
@@ -61,7 +64,7 @@ def test_the_drills_battle_goes_through_two_end_steps():
     assert (state.game.round, state.game.active, state.outcome) == (3, "p1", None)
 
 
-@pytest.mark.parametrize("battle", [perfect_and_counter, BATTLES["deckduel_greedy_vs_random"]])
+@pytest.mark.parametrize("battle", [perfect_and_counter, DECKDUEL["deckduel_greedy_vs_random"]])
 def test_a_finished_golden_battle_verifies_as_a_replay(battle):
     state, records = battle()
     report = verify(build(state, records))

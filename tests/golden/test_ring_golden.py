@@ -11,7 +11,7 @@ from domain.rulesets.ring import events as ev
 from replays.format import build
 from replays.verify import verify
 
-from .ring_playthroughs import RING_BATTLES, greedy_vs_memory, ko_swap_and_strike, ring_set
+from .ring_playthroughs import BATTLES, greedy_vs_memory, ko_swap_and_strike, ring_set
 
 
 def scripted_events():
@@ -176,9 +176,9 @@ def test_exhaustion_and_lost_lp_show_in_the_decks_as_built():
     assert "p2.rot_ogre" not in third.state.game.p2.team
 
 
-@pytest.mark.parametrize("name", list(RING_BATTLES))
+@pytest.mark.parametrize("name", list(BATTLES))
 def test_a_ring_golden_battle_verifies_as_a_replay(name):
-    state, records = RING_BATTLES[name]()
+    state, records = BATTLES[name]()
     report = verify(build(state, records))
     assert (report.status, report.reason, report.winner) == ("ok", None, state.outcome.winner)
     assert report.winner in ("p1", "p2")

@@ -6,7 +6,7 @@ import pytest
 from domain.battles import Battles
 from replays.format import build
 from replays.importer import ImportRefused, import_replay
-from tests.golden.playthroughs import perfect_and_counter
+from tests.golden.deckduel_playthroughs import perfect_and_counter
 
 from .helpers import clone, match, rechain, replay_of
 

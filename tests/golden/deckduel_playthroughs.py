@@ -1,27 +1,15 @@
-"""The golden battles: fixed setups, seeds and commands (or seeded bots), and their event logs.
-
-Each battle's full omniscient log is pinned in `tests/golden/<name>.jsonl`, one
-`{seq, type, data, chain}` line per event. `python -m tests.golden.regen` rewrites them.
-"""
+"""The deckduel golden battles: two scripted duels and a whole duel between seeded bots."""
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
-
-import orjson
 
 from domain.ai import get_policy
 from domain.ai.match import play
 from domain.engine.battle import BattleState, decide_batch, open_battle
-from domain.engine.events import OMNISCIENT, Recorded, wire_event
+from domain.engine.events import Recorded
 from domain.rulesets.deckduel import RULESET
 
-from .ring_playthroughs import RING_BATTLES
-
-GOLDEN_DIR = Path(__file__).parent
-CREATED_AT = "2024-01-01T00:00:00Z"
-PLAYERS = {"p1": "ann", "p2": "bob"}
+from .golden import CREATED_AT, PLAYERS, Battles
 
 # Twelve-card decks, top first, so the whole duel fits in a screenful of commands.
 SMALL = {"deck_size": 12, "initial_hand": 3, "starting_energy": 2}
@@ -123,32 +111,8 @@ def greedy_vs_random() -> tuple[BattleState, list[Recorded]]:
     return match.state, match.records
 
 
-BATTLES: dict[str, Callable[[], tuple[BattleState, list[Recorded]]]] = {
+BATTLES: Battles = {
     "deckduel_perfect_and_counter": perfect_and_counter,
     "deckduel_drills_and_end_step": drills_and_end_step,
     "deckduel_greedy_vs_random": greedy_vs_random,
-    **RING_BATTLES,
 }
-
-
-def golden_path(name: str) -> Path:
-    return GOLDEN_DIR / f"{name}.jsonl"
-
-
-def log_lines(records: list[Recorded]) -> list[str]:
-    return [orjson.dumps(wire_event(rec, OMNISCIENT, True)).decode() for rec in records]
-
-
-RULES_CHANGED = "rules changed: if intended, bump the ruleset version and run `python -m tests.golden.regen`"
-
-
-def first_difference(name: str, pinned: list[str], produced: list[str]) -> str | None:
-    """None when the logs match; otherwise a message naming the first differing seq."""
-    for seq, (want, got) in enumerate(zip(pinned, produced), start=1):
-        if want != got:
-            return f"{name}: seq {seq} differs; {RULES_CHANGED}\n  pinned:   {want}\n  produced: {got}"
-    if len(pinned) != len(produced):
-        seq = min(len(pinned), len(produced)) + 1
-        return (f"{name}: seq {seq} differs (the pinned log has {len(pinned)} events, the battle now "
-                f"produces {len(produced)}); {RULES_CHANGED}")
-    return None

@@ -1,0 +1,57 @@
+"""The golden battles: fixed setups, seeds and commands (or seeded bots), and their event logs.
+
+Each ruleset keeps its battles in `tests/golden/<ruleset>_playthroughs.py` as `BATTLES`
+(name -> a function playing the battle); a new ruleset adds its own module and nothing else.
+Each battle's full omniscient log is pinned in `tests/golden/<name>.jsonl`, one
+`{seq, type, data, chain}` line per event. `python -m tests.golden.regen` rewrites them.
+"""
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from pathlib import Path
+
+import orjson
+
+from domain.engine.battle import BattleState
+from domain.engine.events import OMNISCIENT, Recorded, wire_event
+
+GOLDEN_DIR = Path(__file__).parent
+CREATED_AT = "2024-01-01T00:00:00Z"
+PLAYERS = {"p1": "ann", "p2": "bob"}
+Battles = dict[str, Callable[[], tuple[BattleState, list[Recorded]]]]
+
+
+def all_battles() -> Battles:
+    """Every ruleset's golden battles, from each `*_playthroughs.py` module here."""
+    found: Battles = {}
+    for path in sorted(GOLDEN_DIR.glob("*_playthroughs.py")):
+        module = importlib.import_module(f"{__package__}.{path.stem}")
+        clash = set(found) & set(module.BATTLES)
+        if clash:
+            raise ValueError(f"{path.name}: golden battle {sorted(clash)[0]!r} is named twice")
+        found.update(module.BATTLES)
+    return found
+
+
+def golden_path(name: str) -> Path:
+    return GOLDEN_DIR / f"{name}.jsonl"
+
+
+def log_lines(records: list[Recorded]) -> list[str]:
+    return [orjson.dumps(wire_event(rec, OMNISCIENT, True)).decode() for rec in records]
+
+
+RULES_CHANGED = "rules changed: if intended, bump the ruleset version and run `python -m tests.golden.regen`"
+
+
+def first_difference(name: str, pinned: list[str], produced: list[str]) -> str | None:
+    """None when the logs match; otherwise a message naming the first differing seq."""
+    for seq, (want, got) in enumerate(zip(pinned, produced), start=1):
+        if want != got:
+            return f"{name}: seq {seq} differs; {RULES_CHANGED}\n  pinned:   {want}\n  produced: {got}"
+    if len(pinned) != len(produced):
+        seq = min(len(pinned), len(produced)) + 1
+        return (f"{name}: seq {seq} differs (the pinned log has {len(pinned)} events, the battle now "
+                f"produces {len(produced)}); {RULES_CHANGED}")
+    return None
