@@ -21,6 +21,7 @@ from domain.engine.events import (OMNISCIENT, SPECTATOR, Secret, Viewer, decode_
                                   wire_event)
 from domain.engine.rng import Rng
 from domain.engine.ruleset import Ruleset, get_ruleset
+from domain.engine.table import Table
 from domain.house import HouseSeats
 from replays.format import build, dumps, loads
 from replays.verify import verify
@@ -172,14 +173,17 @@ class RulesetContract(ABC):
 
     def test_hidden_event_fields_never_reach_other_viewers(self, matches):
         """Change only hidden values; every viewer who may not see them gets the same bytes."""
+        assert self.hidden_fields_checked(matches[0].records, self.viewers()) > 0
+
+    def hidden_fields_checked(self, records: Sequence[Any], viewers: list[Viewer]) -> int:
         checked = 0
-        for rec in matches[0].records:
+        for rec in records:
             marks = hidden_fields(type(rec.event))
             if not marks:
                 continue
             changed = msgspec.structs.replace(rec.event, **{name: _other(getattr(rec.event, name))
                                                             for name, _ in marks})
-            for viewer in self.viewers():
+            for viewer in viewers:
                 sees = {name for name, mark in marks
                         if isinstance(mark, Secret) and viewer.seat == getattr(rec.event, mark.owner)}
                 if sees:
@@ -189,7 +193,7 @@ class RulesetContract(ABC):
                 assert wire["chain"] is None
                 assert wire.get("redacted", False) == any(getattr(rec.event, n) is not None for n, _ in marks)
                 checked += 1
-        assert checked > 0
+        return checked
 
     def test_no_chain_reaches_a_player_or_spectator_before_the_battle_is_public(self, matches):
         """Every chain commits to the hidden events before it (the brute-force test in
@@ -267,6 +271,8 @@ class RulesetContract(ABC):
             assert m.state.outcome is not None and m.state.table == table
             assert m.state.outcome.winner in (*table.side_ids, None)
             assert verify(loads(dumps(build(m.state, m.records)))).ok
+            if i:   # every seat of a larger table is a viewer the hidden fields must not reach
+                assert self.hidden_fields_checked(m.records, self.viewers(table)) > 0
         for m in matches:
             assert m.state.outcome.winner in (*m.state.table.side_ids, None)
 
@@ -306,8 +312,8 @@ class RulesetContract(ABC):
                            players={seat: f"player-{seat}" for seat in self.ruleset.default_table().seats},
                            revealed=seeded_bytes("scripted"), created_at="2026-01-01T00:00:00.000Z")
 
-    def viewers(self) -> list[Viewer]:
-        return [SPECTATOR, *(Viewer(seat=s) for s in self.ruleset.default_table().seats)]
+    def viewers(self, table: Table | None = None) -> list[Viewer]:
+        return [SPECTATOR, *(Viewer(seat=s) for s in (table or self.ruleset.default_table()).seats)]
 
 
 def _other(value: Any) -> Any:
