@@ -2,7 +2,7 @@
 // showList returns the way to leave it: no more refreshes, and the one under way is cancelled.
 
 import { getJSON } from "./api.js";
-import { clear, el, humanize } from "./widgets.js";
+import { clear, el, humanize, playerName } from "./widgets.js";
 
 const REFRESH_MS = 5000;
 
@@ -44,12 +44,12 @@ function fill(table, battles, empty) {
 }
 
 function players(map) {
-  return Object.entries(map).map(([seat, player]) => `${player} (${seat})`).join(" vs ");
+  return Object.entries(map).map(([seat, player]) => `${playerName(player)} (${seat})`).join(" vs ");
 }
 
 function result(battle) {
   const outcome = battle.outcome;
   if (!outcome) return "running";
   if (outcome.winner === null) return `draw · ${humanize(outcome.reason)}`;
-  return `${battle.players[outcome.winner] ?? outcome.winner} won · ${humanize(outcome.reason)}`;
+  return `${playerName(battle.players[outcome.winner]) || outcome.winner} won · ${humanize(outcome.reason)}`;
 }

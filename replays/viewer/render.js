@@ -10,7 +10,7 @@
 
 import { entityCard, entityName, fact, grid, isEntity, isEntityMap, isObject, isScalar, labelled, pile, statusChip,
   valueText } from "./blocks.js";
-import { chip, el, humanize, titleCase } from "./widgets.js";
+import { chip, el, humanize, playerName, titleCase } from "./widgets.js";
 
 const STATUS_LISTS = new Set(["dynamics", "effects", "statuses", "status_effects", "conditions", "buffs", "debuffs"]);
 const GRID_KEYS = new Set(["grid", "board", "tiles", "map"]);
@@ -98,7 +98,7 @@ function headline(view, ctx) {
 
 function outcomeText(outcome, players) {
   if (outcome.winner === null) return `Draw (${humanize(outcome.reason)})`;
-  return `Winner: ${outcome.winner} · ${players[outcome.winner] ?? ""} (${humanize(outcome.reason)})`;
+  return `Winner: ${outcome.winner} · ${playerName(players[outcome.winner])} (${humanize(outcome.reason)})`;
 }
 
 function topField(key, value, ctx) {
@@ -119,7 +119,7 @@ function side(seat, value, ctx, index) {
   return el("section", { class: `side seat-${index}`, data: { seat } },
     el("header", { class: "side-head" },
       el("span", { class: "seat-name", text: seat }),
-      el("span", { class: "player-name", text: ctx.players[seat] ?? "" }),
+      el("span", { class: "player-name", text: playerName(ctx.players[seat]) }),
       marks.map((m) => chip(m, { kind: `mark mark-${m.replace(/ /g, "-")}` }))),
     attached.length ? el("div", { class: "statuses" }, attached.map((s) => statusChip(s, ctx.names))) : null,
     isObject(value) ? body(value, ctx) : field(seat, value, ctx));

@@ -10,7 +10,7 @@ import { EventLog } from "./log.js";
 import { Player } from "./player.js";
 import { renderView } from "./render.js";
 import { ServerSource, readReplayFile } from "./sources.js";
-import { clear, el } from "./widgets.js";
+import { clear, el, playerName } from "./widgets.js";
 
 const $ = (selector) => document.querySelector(selector);
 const VIEW_CACHE = 400;
@@ -191,7 +191,7 @@ class App {
 
   renderTitle() {
     const t = this.timeline;
-    const players = Object.entries(t.players).map(([seat, name]) => `${name} (${seat})`).join(" vs ");
+    const players = Object.entries(t.players).map(([seat, name]) => `${playerName(name)} (${seat})`).join(" vs ");
     clear($("#title"), el("span", { class: "ruleset", text: t.ruleset }), el("span", { text: players }));
     if (this.source.kind === "file") this.fileBadge();
     else this.setBadge(t.ended ? "ended" : "live", t.ended ? "The battle has ended." : "Following the battle live.",

@@ -29,6 +29,12 @@ export function clear(node, ...children) {
 }
 
 // "turn_number" -> "turn number"
+// A seat's player: an id, or {bot: policy} for a seat the service plays (a house seat).
+export function playerName(entry) {
+  if (entry === undefined || entry === null) return "";
+  return typeof entry === "object" ? `house ${entry.bot ?? "bot"}` : String(entry);
+}
+
 export function humanize(key) {
   return String(key).replace(/_/g, " ");
 }

@@ -43,3 +43,14 @@ def test_a_board_ruleset_renders_generically(page, server):
     assert theirs == ["Fire Ball", "Heal"]
     assert "×9" in page.locator('.side[data-seat="p2"] [data-pile="deck"]').inner_text()
     shot(page, "generic-board")
+
+
+def test_a_house_seat_shows_its_bot(page, server):
+    # given a view whose p2 is played by the house's greedy bot, ended with p2's side winning
+    view = {**VIEW, "players": {"p1": "ann", "p2": {"bot": "greedy"}},
+            "outcome": {"winner": "p2", "reason": "p1's deck is empty"}}
+    page.goto(f"{server}/viewer/")
+    page.evaluate(RENDER, view)
+    # then the seat names the bot, never "[object Object]"
+    assert page.locator('.side[data-seat="p2"] .player-name').inner_text() == "house greedy"
+    assert page.locator(".outcome").inner_text() == "Winner: p2 · house greedy (p1's deck is empty)"
