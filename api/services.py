@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from domain.battles import Battles
 from domain.engine.errors import InvalidInput

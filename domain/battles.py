@@ -24,7 +24,7 @@ from domain.engine.ruleset import Outcome, Ruleset, get_ruleset
 from domain.engine.table import Table
 from domain.engine.wire import check_wire
 from domain.reading import Reading
-from domain.store import (IDEMPOTENCY_TOPIC, SNAPSHOT_TOPIC, BattleStore, StateCache, StoredBlob,
+from domain.store import (IDEMPOTENCY_TOPIC, SNAPSHOT_TOPIC, BattleStore, LogCursor, StateCache, StoredBlob,
                           StoredRecord, encode_snapshot, store_env)
 
 IDEMPOTENCY_NS = uuid.UUID("5b0c7f8e-3c1d-4f4e-9a57-2f1f2a6c0b11")
@@ -295,12 +295,5 @@ class Battles:
 
     def battle_ids(self) -> Iterator[str]:
         """Every battle, oldest first, from the notification log."""
-        start = None
-        while True:
-            page = self.store.recorder.select_notifications(start, 500, topics=[BattleCreated.TOPIC],
-                                                            inclusive_of_start=start is None)
-            if not page:
-                return
-            for n in page:
-                yield str(n.originator_id)
-            start = page[-1].id
+        for note in LogCursor(self.store, [BattleCreated.TOPIC]).read():
+            yield str(note.originator_id)

@@ -22,20 +22,20 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Mapping
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping
+from typing import Protocol
 
 from domain.ai import get_policy
-from domain.ai.match import bot_choice
+from domain.ai.match import bot_choice, remember
 from domain.ai.memory import Memory
 from domain.battles import Battles
-from domain.engine.battle import BattleCreated, BattleState, fold
-from domain.engine.bots import Bot
+from domain.engine.battle import BattleCreated, BattleEnded, BattleState
 from domain.engine.errors import RingsideError
-from domain.engine.events import Recorded, Viewer, wire_event
+from domain.engine.events import Recorded
 from domain.engine.rng import Rng
-from domain.engine.ruleset import Ruleset, get_ruleset
+from domain.engine.ruleset import get_ruleset
 from domain.engine.table import house_bots
+from domain.store import LogCursor
 
 log = logging.getLogger("ringside.house")
 CLAIM_SECONDS = 30
@@ -46,6 +46,8 @@ class Claims(Protocol):
     def claim(self, key: str) -> bool:
         """True for the one caller that may act on `key`; False for every later one."""
         ...
+
+    def close(self) -> None: ...
 
 
 class LocalClaims:
@@ -65,6 +67,9 @@ class LocalClaims:
             self._until[key] = now + CLAIM_SECONDS
             return True
 
+    def close(self) -> None:
+        """Nothing to release: the claims live in this process."""
+
 
 class RedisClaims:
     """Claims shared by every worker on one Redis: SET NX with an expiry, so a claim of a
@@ -83,34 +88,6 @@ class RedisClaims:
         self._redis.close()
 
 
-class Follower:
-    """One house seat's picture of a battle: the state folded so far and its AI memory, fed
-    only the events that seat may see."""
-
-    def __init__(self, seat: str, bot: Bot, ruleset: Ruleset[Any]):
-        self.seat = seat
-        self.bot = bot
-        self.ruleset = ruleset
-        self.state: BattleState | None = None
-        self.memory = Memory(seat) if bot.needs_memory else None
-
-    @property
-    def seq(self) -> int:
-        return self.state.seq if self.state is not None else 0
-
-    def catch_up(self, records: list[Recorded]) -> BattleState:
-        viewer = Viewer(seat=self.seat)
-        for rec in records:
-            if rec.seq <= self.seq:
-                continue
-            state = self.state = fold(self.ruleset, self.state, rec)
-            if self.memory is not None and state.game is not None:
-                self.memory.observe(wire_event(rec, viewer, state.public), rec.event.is_action())
-                self.memory.settle(self.ruleset, state.game, self.ruleset.view(state.game, viewer))
-        assert self.state is not None, "a battle has at least its BattleCreated"
-        return self.state
-
-
 class HouseSeats:
     """The background player of every house seat, started and closed with the service."""
 
@@ -122,8 +99,8 @@ class HouseSeats:
         self.moves = 0
         self._queue: queue.Queue[str | None] = queue.Queue()
         self._house: dict[str, dict[str, str]] = {}     # live battles with house seats: seat -> policy
-        self._followers: dict[tuple[str, str], Follower] = {}
-        self._position: int | None = None
+        self._memories: dict[tuple[str, str], Memory] = {}
+        self._log = LogCursor(battles.store, [BattleCreated.TOPIC, BattleEnded.TOPIC])
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
 
@@ -140,13 +117,12 @@ class HouseSeats:
             self.battles.committed.remove(self._on_commit)
         if self._thread is not None:
             self._thread.join(timeout=10)
-        close = self.claims.close if isinstance(self.claims, RedisClaims) else None
-        if close is not None:
-            close()
+        self.claims.close()
 
     def _on_commit(self, battle_id: str, records: list[Recorded], state: BattleState) -> None:
-        if state.outcome is None and house_bots(state.created.players):
-            self._house.setdefault(battle_id, house_bots(state.created.players))
+        seats = house_bots(state.created.players) if state.outcome is None else None
+        if seats:
+            self._house.setdefault(battle_id, seats)
             self._queue.put(battle_id)
 
     def _run(self) -> None:
@@ -163,7 +139,7 @@ class HouseSeats:
                 self._guarded(lambda: self.play(battle_id))
 
     @staticmethod
-    def _guarded(work: Any) -> None:
+    def _guarded(work: Callable[[], object]) -> None:
         try:
             work()
         except Exception:   # one battle's failure (a store outage, say) must not stop the others
@@ -179,23 +155,15 @@ class HouseSeats:
         return moved
 
     def _discover(self) -> None:
-        recorder = self.battles.store.recorder
-        while True:
-            page = recorder.select_notifications(self._position, 500, topics=[BattleCreated.TOPIC],
-                                                 inclusive_of_start=self._position is None)
-            if not page:
-                return
-            for notification in page:
-                created = self.battles.records(str(notification.originator_id), 1, 1)[0].event
-                assert isinstance(created, BattleCreated)
-                seats = house_bots(created.players)
-                if seats:
-                    self._house.setdefault(created.battle_id, seats)
-            self._position = page[-1].id
-
-    def knows(self, battle_id: str) -> bool:
-        """Whether the battle is one this worker plays house seats of (found by commit or sweep)."""
-        return battle_id in self._house
+        """Read the log past the cursor: battles created with house seats join, ended ones leave."""
+        for note in self._log.read():
+            if note.topic == BattleEnded.TOPIC:
+                self._forget(str(note.originator_id))
+                continue
+            created = self.battles.store.mapper.to_domain_event(note).event
+            seats = house_bots(created.players)
+            if seats:
+                self._house.setdefault(created.battle_id, seats)
 
     def play(self, battle_id: str) -> int:
         """Move for every awaited house seat of the battle until none is awaited; the moves made."""
@@ -218,28 +186,28 @@ class HouseSeats:
         if not self.claims.claim(f"{battle_id}:{seat}:{state.seq}"):
             return False
         ruleset = get_ruleset(state.created.ruleset)
-        follower = self._follower(battle_id, seat, policy, ruleset)
-        known = follower.catch_up(self.battles.records(battle_id, follower.seq + 1, state.seq))
-        legal = ruleset.legal_commands(known.game, seat)
-        choice = bot_choice(follower.bot, ruleset, known.game, seat, legal, Rng(os.urandom(32)), follower.memory)
+        bot = get_policy(policy, ruleset.id)
+        legal = ruleset.legal_commands(state.game, seat)
+        choice = bot_choice(bot, ruleset, state.game, seat, legal, Rng(os.urandom(32)),
+                            self._memory(state, seat) if bot.needs_memory else None)
         wire = choice if isinstance(choice, Mapping) else ruleset.codec.wire(choice)
         try:
-            self.battles.submit(battle_id, seat, dict(wire), expected_seq=known.seq,
-                                idempotency_key=f"house-{seat}-{known.seq}")
+            self.battles.submit(battle_id, seat, dict(wire), expected_seq=state.seq,
+                                idempotency_key=f"house-{seat}-{state.seq}")
         except RingsideError as refused:     # another process moved first, or the battle ended
-            log.info("house seat %s of %s did not move at seq %d: %s", seat, battle_id, known.seq, refused)
+            log.info("house seat %s of %s did not move at seq %d: %s", seat, battle_id, state.seq, refused)
             return False
         self.moves += 1
         return True
 
-    def _follower(self, battle_id: str, seat: str, policy: str, ruleset: Ruleset[Any]) -> Follower:
-        key = (battle_id, seat)
-        found = self._followers.get(key)
-        if found is None:
-            found = self._followers[key] = Follower(seat, get_policy(policy, ruleset.id), ruleset)
-        return found
+    def _memory(self, state: BattleState, seat: str) -> Memory:
+        """The seat's AI memory, fed the events since its last move as simulated bots are fed."""
+        memory = self._memories.setdefault((state.battle_id, seat), Memory(seat))
+        remember(get_ruleset(state.created.ruleset), state,
+                 self.battles.records(state.battle_id, memory.seq + 1, state.seq), {seat: memory})
+        return memory
 
     def _forget(self, battle_id: str) -> None:
         self._house.pop(battle_id, None)
-        for key in [k for k in self._followers if k[0] == battle_id]:
-            del self._followers[key]
+        for key in [k for k in self._memories if k[0] == battle_id]:
+            del self._memories[key]

@@ -9,13 +9,14 @@ import os
 import threading
 import uuid
 from collections import OrderedDict
+from collections.abc import Iterator, Sequence
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
 
 import msgspec
 import orjson
 from eventsourcing.application import Application
-from eventsourcing.persistence import Mapper, StoredEvent
+from eventsourcing.persistence import Mapper, Notification, StoredEvent
 
 from domain.engine.errors import RingsideError
 from domain.engine.events import Recorded, decode_record, event_data
@@ -115,6 +116,27 @@ class BattleStore(Application):
 
     def construct_mapper(self) -> Mapper:
         return BattleMapper()
+
+
+class LogCursor:
+    """A place in the notification log, and the topics read past it: each `read()` yields the
+    notifications logged since the last one (oldest first) and moves the place on a page at a
+    time, after the reader has taken the page, so a reader that fails mid-page reads it again."""
+
+    def __init__(self, store: BattleStore, topics: Sequence[str], page: int = 500):
+        self._store = store
+        self._topics = list(topics)
+        self._page = page
+        self.position: int | None = None
+
+    def read(self) -> Iterator[Notification]:
+        while True:
+            page = self._store.recorder.select_notifications(self.position, self._page, topics=self._topics,
+                                                             inclusive_of_start=self.position is None)
+            if not page:
+                return
+            yield from page
+            self.position = page[-1].id
 
 
 class StateCache:

@@ -34,10 +34,6 @@ def seated(players: Mapping[str, Any], table: Table) -> dict[str, Any]:
     return {side: [[seat, player_id(players[seat])] for seat in seats] for side, seats in table.sides}
 
 
-def side_of(sides: Mapping[str, list[list[str]]], seat: str) -> str:
-    return next(side for side, members in sides.items() if any(s == seat for s, _ in members))
-
-
 def result_of(side: str, winner: str | None) -> str:
     return "draw" if winner is None else ("win" if winner == side else "loss")
 

@@ -8,7 +8,6 @@ policy of a name comes before a generic one.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from domain.engine.bots import Bot, BotFactory
 from domain.engine.errors import InvalidInput, RingsideError, quote
@@ -17,9 +16,6 @@ from domain.engine.ruleset import all_rulesets, get_ruleset
 from domain.engine.table import house_bots
 
 from .random_policy import RandomPolicy
-
-Wire = dict[str, Any]
-Policy = Bot
 
 GENERIC: Registry[str, BotFactory] = Registry("bot policy")
 GENERIC.add("random", RandomPolicy)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from hashlib import blake2b
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import msgspec
 import orjson
@@ -101,16 +101,16 @@ def open_battle(ruleset: Ruleset[Any], *, battle_id: str, setup: Mapping[str, An
 
     `token_hashes` may be a function of the setup's table, called once the inputs are checked
     (the seats, and so the tokens to hand out, depend on the setup)."""
-    parsed, entries = check_inputs(ruleset, players, setup, nonces)
+    checked = check_inputs(ruleset, players, setup, nonces)
     if callable(token_hashes):
-        token_hashes = token_hashes(seat_table(ruleset, setup))
+        token_hashes = token_hashes(checked.table)
     nonces = {str(k): str(v) for k, v in (nonces or {}).items()}
     options, game_setup = battle_options(setup)
     public, sealed = seal_setup(ruleset, game_setup)
     public.update(options)
     created = BattleCreated(
         battle_id=battle_id, ruleset=ruleset.id, ruleset_version=ruleset.version,
-        content_hash=ruleset.content_hash, setup=public, players=entries,
+        content_hash=ruleset.content_hash, setup=public, players=checked.players,
         seed_commitment=seed_commitment(revealed), seed_nonces=nonces, seed=revealed.hex(),
         seat_token_hashes=dict(token_hashes) if token_hashes else None,
         created_at=created_at, private=private)
@@ -121,7 +121,7 @@ def open_battle(ruleset: Ruleset[Any], *, battle_id: str, setup: Mapping[str, An
         rec = record(state.chain, state.seq + 1, SetupSealed(seat=seat, sealed=part))
         state = fold(ruleset, state, rec)
         out.append(rec)
-    starting = ruleset.start(parsed, Rng(state.seed, batch_cursor(state.seq + 1)))
+    starting = ruleset.start(checked.setup, Rng(state.seed, batch_cursor(state.seq + 1)))
     return extend(ruleset, state, out, Decision(tuple(starting)))
 
 
@@ -180,11 +180,17 @@ def seat_table(ruleset: Ruleset[Any], setup: Mapping[str, Any]) -> Table:
     return ruleset.table(battle_options(setup)[1])
 
 
+class Checked(NamedTuple):
+    """A battle's inputs once checked: the parsed setup, its table, and one player per seat."""
+    setup: Any
+    table: Table
+    players: dict[str, PlayerEntry]
+
+
 def check_inputs(ruleset: Ruleset[Any], players: Mapping[str, Any], setup: Any,
-                 nonces: Mapping[str, str] | None) -> tuple[Any, dict[str, PlayerEntry]]:
+                 nonces: Mapping[str, str] | None) -> Checked:
     """Everything a battle is created from is JSON the chain can hash (`check_wire`), within
-    its limits; a SetupError or InvalidInput names the field. Returns the parsed setup and
-    the players, one per seat of the setup's table."""
+    its limits; a SetupError or InvalidInput names the field."""
     check_wire(players, "players")
     check_wire(setup, "setup")
     check_wire(nonces, "seed_nonces")
@@ -194,7 +200,7 @@ def check_inputs(ruleset: Ruleset[Any], players: Mapping[str, Any], setup: Any,
     if nonces is not None and (not isinstance(nonces, Mapping) or len(nonces) > len(table.seats)
                                or any(len(str(v)) > MAX_NONCE for v in nonces.values())):
         raise InvalidInput("seed_nonces", f"at most one nonce per seat, each at most {MAX_NONCE} characters")
-    return parsed, entries
+    return Checked(parsed, table, entries)
 
 
 def check_players(ruleset: Ruleset[Any], table: Table, players: Mapping[str, Any]) -> dict[str, PlayerEntry]:

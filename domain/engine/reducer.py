@@ -64,9 +64,6 @@ class Reducer(Generic[S]):
             raise TypeError(f"{self.game} cannot apply {event.TOPIC}")
         return typing.cast(S, handler(event, state))
 
-    def handles(self, event_type: type) -> bool:
-        return event_type in self._table
-
 
 def _first_param_type(fn: Handler) -> type:
     hints = typing.get_type_hints(fn)

@@ -57,6 +57,3 @@ class Registry(Mapping[K, V]):
 
     def __len__(self) -> int:
         return len(self._items)
-
-    def place(self, key: K) -> str:
-        return self._places[key]

@@ -40,9 +40,6 @@ class Table(msgspec.Struct, frozen=True):
                 return side
         raise KeyError(seat)
 
-    def seats_of(self, side: Side) -> tuple[Seat, ...]:
-        return dict(self.sides)[side]
-
     def as_json(self) -> dict[str, list[Seat]]:
         return {side: list(seats) for side, seats in self.sides}
 

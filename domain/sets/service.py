@@ -108,7 +108,7 @@ class Sets:
         if mode not in MODES:
             raise SetupError("mode", f"mode must be one of {', '.join(MODES)}")
         base = dict(ruleset.fresh_setup() if setup is None else setup)
-        _, players = check_inputs(ruleset, players, battle_setup(ruleset, base, None), nonces)
+        players = check_inputs(ruleset, players, battle_setup(ruleset, base, None), nonces).players
         check_house_players(ruleset.id, players)
         options, game = battle_options(base)
         public = {**seal_setup(ruleset, game)[0], **options}

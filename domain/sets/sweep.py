@@ -19,12 +19,12 @@ import threading
 
 from domain.engine.battle import BattleEnded
 from domain.engine.events import Recorded
+from domain.store import LogCursor
 
 from .events import SetBattleFinished, SetBattleStarted
 from .service import Sets
 
 log = logging.getLogger(__name__)
-PAGE = 500
 DEFAULT_EVERY_SECONDS = 5.0
 TOPICS = [SetBattleStarted.TOPIC, SetBattleFinished.TOPIC, BattleEnded.TOPIC]
 
@@ -35,7 +35,7 @@ class SetSweep:
     def __init__(self, sets: Sets, every_seconds: float = DEFAULT_EVERY_SECONDS):
         self.sets = sets
         self.every_seconds = every_seconds
-        self._position: int | None = None      # the last notification read
+        self._log = LogCursor(sets.battles.store, TOPICS)
         self._open: dict[str, str] = {}         # battle id -> set id, for battles whose result the set lacks
         self._ended: set[str] = set()           # open battles with a BattleEnded: their sets are due
         self._stop = threading.Event()
@@ -76,24 +76,17 @@ class SetSweep:
         return due
 
     def _follow(self) -> None:
-        """Read the log past the position: open and close set battles, and note those that ended."""
-        store = self.sets.battles.store
-        while True:
-            page = store.recorder.select_notifications(self._position, PAGE, topics=TOPICS,
-                                                       inclusive_of_start=self._position is None)
-            if not page:
-                return
-            for note in page:
-                if note.topic == BattleEnded.TOPIC:
-                    if str(note.originator_id) in self._open:
-                        self._ended.add(str(note.originator_id))
-                    continue
-                rec = store.mapper.to_domain_event(note)
-                assert isinstance(rec, Recorded), note.topic
-                event = rec.event
-                if isinstance(event, SetBattleStarted):
-                    self._open[event.battle_id] = event.set_id
-                elif isinstance(event, SetBattleFinished):
-                    self._open.pop(event.battle_id, None)
-                    self._ended.discard(event.battle_id)
-            self._position = page[-1].id
+        """Read the log past the cursor: open and close set battles, and note those that ended."""
+        for note in self._log.read():
+            if note.topic == BattleEnded.TOPIC:
+                if str(note.originator_id) in self._open:
+                    self._ended.add(str(note.originator_id))
+                continue
+            rec = self.sets.battles.store.mapper.to_domain_event(note)
+            assert isinstance(rec, Recorded), note.topic
+            event = rec.event
+            if isinstance(event, SetBattleStarted):
+                self._open[event.battle_id] = event.set_id
+            elif isinstance(event, SetBattleFinished):
+                self._open.pop(event.battle_id, None)
+                self._ended.discard(event.battle_id)

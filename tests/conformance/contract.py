@@ -297,7 +297,7 @@ class RulesetContract(ABC):
                 made = battles.create(self.ruleset_id, {seats[0]: "human", **{s: {"bot": name} for s in seats[1:]}})
                 rng = Rng(seeded_bytes("house", name))
                 for _ in range(MAX_COMMANDS):
-                    house.play(made.battle_id) if house.knows(made.battle_id) else house.sweep()
+                    house.sweep()
                     state = battles.load(made.battle_id)
                     if state.outcome is not None:
                         break

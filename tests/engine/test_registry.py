@@ -77,7 +77,7 @@ def test_a_tables_sides_and_seats():
     table = Table((("heroes", ("h1", "h2")), ("foes", ("gm",)), ("rules", ())))
     assert table.seats == ("h1", "h2", "gm")
     assert table.side_ids == ("heroes", "foes", "rules")
-    assert (table.side_of("h2"), table.seats_of("foes")) == ("heroes", ("gm",))
+    assert (table.side_of("h2"), table.side_of("gm")) == ("heroes", "foes")
     assert one_seat_sides("p1", "p2").as_json() == {"p1": ["p1"], "p2": ["p2"]}
     assert (player_id("alice"), player_id({"bot": "greedy"})) == ("alice", "house:greedy")
 
