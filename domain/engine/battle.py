@@ -227,7 +227,7 @@ def decide_batch(ruleset: Ruleset[Any], state: BattleState, seat: str,
     cmd = command if isinstance(command, Command) else ruleset.codec.parse(command)
     decision = ruleset.decide(state.game, seat, cmd, Rng(state.seed, batch_cursor(state.seq + 1)))
     events = decision.events
-    if not events or not events[0].starts_batch() or events[0].actor() != seat:
+    if not events or not events[0].starts_batch() or events[0].acting_seat() != seat:
         raise RuntimeError(f"{ruleset.id}: a command batch must start with the acting seat's action event, "
                            f"got {[e.TOPIC for e in events[:1]]}")
     return extend(ruleset, state, [], decision)

@@ -103,8 +103,9 @@ class Event(msgspec.Struct, frozen=True, kw_only=True):
         """True for action events: the echo of a command, first in its batch."""
         return type(self).COMMAND is not None
 
-    def actor(self) -> Seat | None:
-        """The seat that took an action event (its `seat` field); None for other events."""
+    def acting_seat(self) -> Seat | None:
+        """The seat that took an action event (its `seat` field); None for other events. (Not
+        named `actor`: an event may have a field of that name, such as the entity acting.)"""
         # mypy cannot narrow on the field check: Event itself declares no `seat`
         return self.seat if "seat" in self.__struct_fields__ else None  # type: ignore[attr-defined]
 

@@ -46,5 +46,5 @@ def test_the_house_worker_plays_its_seat_in_every_battle_of_a_set(sqlite_url):
         # then the set ended, and every p2 action in every battle is one of the house's moves
         assert found["finished"] and 2 <= len(found["battles"]) <= 3
         p2_actions = sum(1 for b in found["battles"] for r in battles.records(b["battle_id"])
-                         if r.event.starts_batch() and r.event.actor() == "p2")
+                         if r.event.starts_batch() and r.event.acting_seat() == "p2")
         assert p2_actions == house.moves > 0

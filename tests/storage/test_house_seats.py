@@ -27,7 +27,7 @@ def actions_by(battles: Battles, battle_id: str) -> dict[str, int]:
     counts: dict[str, int] = {}
     for rec in battles.records(battle_id):
         if rec.event.starts_batch():
-            actor = rec.event.actor() or ""
+            actor = rec.event.acting_seat() or ""
             counts[actor] = counts.get(actor, 0) + 1
     return counts
 

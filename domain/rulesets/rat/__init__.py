@@ -1,0 +1,35 @@
+"""`rat`: the priority-ordered JRPG battle of seed 003. See README.md for every open choice."""
+from __future__ import annotations
+
+import msgspec
+
+from domain.engine.ruleset import Ruleset, Sealing, register
+
+from . import decide as rules
+from .bots import BOTS
+from .carry import SetRules
+from .commands import CODEC
+from .content import AI_LEVELS, CONTENT
+from .evolve import evolve
+from .setup import DEFAULT_SETUP, parse_setup, seal_setup, table, unseal_setup
+from .start import start
+from .state import Params, Rat
+from .view import memory_known, view
+
+RULESET: Ruleset[Rat] = register(Ruleset(
+    id="rat", version="1.0.0", content=CONTENT, state_type=Rat, codec=CODEC,
+    default_setup=DEFAULT_SETUP,
+    setup_schema={
+        "party": f"1..4 x {{member: {' | '.join(CONTENT.members)}, evs?: {{hp, atk, def, spd}}, equipment?: [ids], "
+                 "moves?: [ids], items?: {consumable: {count, durability}}, hp?: carried HP}",
+        "formation": f"a formation ({', '.join(CONTENT.formations)}) or a list of them (a set's route)",
+        "stage": "which formation of the route this battle plays (a set advances it)",
+        "enemy_ai": f"null (each enemy's own level) or one of {', '.join(AI_LEVELS)}",
+        "enemy_seat": "false: the rules' AI plays the enemies; true: seat p2 does",
+        "params": msgspec.to_builtins(Params()),
+    },
+    parse_setup=parse_setup, start=start, evolve=evolve, awaiting=rules.awaiting,
+    legal_commands=rules.legal_commands, decide=rules.decide, view=view, outcome=rules.outcome,
+    table=table, sealing=Sealing(seal_setup, unseal_setup), set_rules=SetRules(), turn=rules.turn,
+    memory_known=memory_known, bots=BOTS,
+))

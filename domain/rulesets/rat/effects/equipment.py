@@ -1,0 +1,124 @@
+"""Seed 003, 2.4.3: equipment passives, through the same hooks as ailments. A passive is
+off while its wearer is knocked out (`Entity.standing`)."""
+from __future__ import annotations
+
+from domain.engine.events import Event
+from domain.engine.hooks import Handler, HookContext, Phase
+from msgspec.structs import replace
+
+from .. import events as ev
+from ..state import Rat
+from ..stats import clamp_level
+from .hp import afflict, heal, triggered
+from .queries import HOOKS, Affliction, KoCheck, Selectable, StatQuery, StrikeQuery, TurnEnding
+from ..content import CONTENT
+
+
+def _worn(ctx: HookContext, s: Rat, entity: str | None = None) -> bool:
+    owner = s.entities.get(ctx.effect.owner)
+    return owner is not None and owner.standing and (entity is None or entity == owner.id)
+
+
+@HOOKS.hook(Phase.BEFORE, on=StatQuery, kind="ball_and_chain")
+def ball_and_chain(ctx: HookContext, s: Rat, q: StatQuery) -> StatQuery:
+    """BALL_AND_CHAIN: SPD is treated as negative infinity at all times."""
+    return replace(q, floor=True) if q.stat == "spd" and not q.floor and _worn(ctx, s, q.entity) else q
+
+
+def regen(fraction: int, turns: str | None) -> Handler:
+    def on_turn_end(ctx: HookContext, s: Rat, e: TurnEnding) -> list[Event]:
+        wearer = s.entities[ctx.effect.owner]
+        limit = getattr(s.params, turns) if turns else None
+        if _worn(ctx, s) and wearer.hp < wearer.max_hp and (limit is None or e.turn <= limit):
+            triggered(ctx.resolver, ctx.effect.kind, wearer.id, e.TOPIC)
+            heal(ctx.resolver, wearer.id, max(1, wearer.max_hp // fraction), ctx.effect.kind, wearer.id)
+        return []
+    return on_turn_end
+
+
+# NOVELTY_SODA_HAT: 1/16 of max HP at the end of each of the battle's first 5 turns.
+HOOKS.hook(Phase.AFTER, on=TurnEnding, kind="novelty_soda_hat")(regen(16, "soda_turns"))
+# REGEN_SCARF (seed 003, 2.4.1's example passive): 1/16 at the end of every turn.
+HOOKS.hook(Phase.AFTER, on=TurnEnding, kind="regen_scarf")(regen(16, None))
+
+
+@HOOKS.hook(Phase.AFTER, on=TurnEnding, kind="feathered_head")
+def feathered_head(ctx: HookContext, s: Rat, e: TurnEnding) -> list[Event]:
+    """FEATHERED_HEAD: at the end of each turn, ATK rises one level."""
+    wearer = s.entities[ctx.effect.owner]
+    level = clamp_level(wearer.level("atk") + 1)
+    if not _worn(ctx, s) or level == wearer.level("atk"):
+        return []
+    return [ev.StatLevelChanged(target=wearer.id, stat="atk", level=level, by=wearer.id)]
+
+
+def strike_ailment(kind: str, chance: int) -> Handler:
+    def on_hit(ctx: HookContext, s: Rat, e: ev.HpChanged | ev.EnemyHpChanged) -> list[Event]:
+        if e.by != ctx.effect.owner or e.cause != "strike" or not _worn(ctx, s):
+            return []
+        if chance >= 100 or ctx.resolver.rng.chance(chance, 100):
+            triggered(ctx.resolver, ctx.effect.kind, ctx.effect.owner, e.TOPIC)
+            afflict(ctx.resolver, e.target, kind, ctx.effect.owner)
+        return []
+    return on_hit
+
+
+for _kind, _ailment, _chance in (("long_night_knife", "bleeding", 100), ("strike_burn", "burned", 30),
+                                 ("strike_chill", "chilled", 30)):
+    # LONG_NIGHT_KNIFE: STRIKE makes the target bleed; the rings burn or chill on 30%.
+    for _on in (ev.HpChanged, ev.EnemyHpChanged):
+        HOOKS.hook(Phase.AFTER, on=_on, kind=_kind)(strike_ailment(_ailment, _chance))
+
+
+@HOOKS.hook(Phase.AFTER, on=ev.HpChanged, kind="thorn_mail")
+@HOOKS.hook(Phase.AFTER, on=ev.EnemyHpChanged, kind="thorn_mail")
+def thorn_mail(ctx: HookContext, s: Rat, e: ev.HpChanged | ev.EnemyHpChanged) -> list[Event]:
+    """THORN_MAIL: whoever of the other side damages the wearer loses one ATK level."""
+    attacker = s.entities.get(e.by or "")
+    wearer = s.entities[ctx.effect.owner]
+    if e.target != wearer.id or (e.delta or 0) >= 0 or attacker is None or attacker.side == wearer.side:
+        return []
+    if not _worn(ctx, s) or attacker.dead:
+        return []
+    level = clamp_level(attacker.level("atk") - 1)
+    return [] if level == attacker.level("atk") else [
+        ev.StatLevelChanged(target=attacker.id, stat="atk", level=level, by=wearer.id)]
+
+
+@HOOKS.hook(Phase.BEFORE, on=KoCheck, kind="guardian_locket", priority=1)
+def guardian_locket(ctx: HookContext, s: Rat, q: KoCheck) -> KoCheck:
+    """GUARDIAN_LOCKET: the first knock-out of a battle leaves the wearer at 1 HP instead."""
+    wearer = s.entities[ctx.effect.owner]
+    if q.entity == wearer.id and q.result == "knocked_out" and not wearer.saved:
+        return replace(q, result="spared:guardian_locket")
+    return q
+
+
+@HOOKS.hook(Phase.BEFORE, on=Affliction, kind="steady_boots")
+def steady_boots(ctx: HookContext, s: Rat, q: Affliction) -> Affliction:
+    """STEADY_BOOTS: the wearer cannot be STUNNED."""
+    return replace(q, result="immune") if q.kind == "stunned" and _worn(ctx, s, q.entity) else q
+
+
+@HOOKS.hook(Phase.BEFORE, on=Selectable, kind="assault_vest")
+def assault_vest(ctx: HookContext, s: Rat, q: Selectable) -> Selectable:
+    """ASSAULT_VEST: a move that deals no damage may not be selected (intrinsic moves may)."""
+    action = CONTENT.actions[q.action]
+    if q.entity == ctx.effect.owner and action.kind == "move" and not action.damaging:
+        return replace(q, allowed=False)
+    return q
+
+
+@HOOKS.hook(Phase.BEFORE, on=Selectable, kind="feathered_head")
+def feathered_protect(ctx: HookContext, s: Rat, q: Selectable) -> Selectable:
+    """FEATHERED_HEAD: the wearer may not choose PROTECT."""
+    return replace(q, allowed=False) if q.entity == ctx.effect.owner and q.action == "protect" else q
+
+
+@HOOKS.hook(Phase.BEFORE, on=StrikeQuery, kind="mouse_sized_cheese")
+def mouse_sized_cheese(ctx: HookContext, s: Rat, q: StrikeQuery) -> StrikeQuery:
+    """MOUSE_SIZED_CHEESE: the first STRIKE of a battle heals the user 50% of max HP instead."""
+    wearer = s.entities[ctx.effect.owner]
+    if q.entity == wearer.id and wearer.strikes == 0 and _worn(ctx, s):
+        return replace(q, heal_pct=50)
+    return q

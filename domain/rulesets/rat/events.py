@@ -1,0 +1,256 @@
+"""Rat events: past-tense facts with stable `rat.` topics.
+
+Enemy HP is hidden from the party (seed 003, In-Battle UI): an enemy's HP changes are
+`EnemyHpChanged`, whose numbers only the enemies' own seat sees, and ANALYZE publishes a
+`HpGauge` (the whole-percent bar) instead. The party's details (EVs, equipment, consumables)
+are its seat's alone; its planned actions are secret until the turn's choices are revealed.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from domain.engine.events import Event, secret
+
+from .commands import Act
+
+
+class RatStarted(Event, frozen=True, kw_only=True):
+    TOPIC = "rat.RatStarted"
+    params: dict[str, Any]
+    formation: str
+    seats: dict[str, str | None]
+    enemies: tuple[dict[str, Any], ...]     # entities built from public content
+
+
+class PartyJoined(Event, frozen=True, kw_only=True):
+    """The party as its seat built it: stats with EVs and equipment, moves, consumables."""
+    TOPIC = "rat.PartyJoined"
+    seat: str
+    members: Annotated[tuple[dict[str, Any], ...] | None, secret(owner="seat")]
+
+
+class PartyShown(Event, frozen=True, kw_only=True):
+    """What everyone sees of the party from the start: who, HP and priority."""
+    TOPIC = "rat.PartyShown"
+    members: tuple[dict[str, Any], ...]
+
+
+class TurnStarted(Event, frozen=True, kw_only=True):
+    TOPIC = "rat.TurnStarted"
+    turn: int
+    queue: tuple[str, ...]              # seat 003: the priority queue, public
+
+
+class StatusesAged(Event, frozen=True, kw_only=True):
+    """Start of turn: each ailment's elapsed counter, as [owner, kind, elapsed]."""
+    TOPIC = "rat.StatusesAged"
+    turn: int
+    elapsed: tuple[tuple[str, str, int], ...]
+
+
+class ActionPlanned(Event, frozen=True, kw_only=True):
+    """A seat's choice for one of its entities: secret until the turn's reveal. Its revealed
+    form (`ActionRevealed`) is what AI memory records as the action."""
+    TOPIC = "rat.ActionPlanned"
+    COMMAND = Act
+    seat: str
+    actor: str
+    action: Annotated[str | None, secret(owner="seat")]
+    target: Annotated[str | None, secret(owner="seat")] = None
+    move: Annotated[str | None, secret(owner="seat")] = None
+
+    def is_action(self) -> bool:
+        return False
+
+
+class EnemyChose(Event, frozen=True, kw_only=True):
+    """The rules' enemy AI chose this entity's action (seed 003, AI), without seeing the
+    party's choices; drawn from the batch's RNG where its level is random."""
+    TOPIC = "rat.EnemyChose"
+    RULES_ACTION = True
+    actor: str
+    ai: str
+    action: str
+    target: str | None = None
+    move: str | None = None
+
+
+class ActionRevealed(Event, frozen=True, kw_only=True):
+    """A seat's planned action, public once every side has chosen."""
+    TOPIC = "rat.ActionRevealed"
+    RULES_ACTION = True
+    seat: str
+    actor: str
+    action: str
+    target: str | None = None
+    move: str | None = None
+
+
+class PriorityBoosted(Event, frozen=True, kw_only=True):
+    TOPIC = "rat.PriorityBoosted"
+    target: str
+    amount: int
+    by: str
+
+
+class ActionTaken(Event, frozen=True, kw_only=True):
+    """An entity's action resolves: a move's PP after use (None for intrinsic moves)."""
+    TOPIC = "rat.ActionTaken"
+    actor: str
+    action: str
+    target: str | None = None
+    pp: int | None = None
+
+
+class ConsumableUsed(Event, frozen=True, kw_only=True):
+    TOPIC = "rat.ConsumableUsed"
+    actor: str
+    item: str
+    target: str | None = None
+    seat: str | None                    # the user's seat: only it sees what is left
+    left: Annotated[int | None, secret(owner="seat")]
+
+
+class ActionSkipped(Event, frozen=True, kw_only=True):
+    TOPIC = "rat.ActionSkipped"
+    actor: str
+    reason: str
+
+
+class ActionFailed(Event, frozen=True, kw_only=True):
+    TOPIC = "rat.ActionFailed"
+    actor: str
+    action: str
+    target: str | None = None
+    reason: str
+
+
+class HpChanged(Event, frozen=True, kw_only=True):
+    """A party member's HP: public (seed 003: the party's exact HP is always shown)."""
+    TOPIC = "rat.HpChanged"
+    target: str
+    delta: int
+    hp: int
+    cause: str
+    by: str | None = None
+
+
+class EnemyHpChanged(Event, frozen=True, kw_only=True):
+    """An enemy's HP: its numbers reach only the enemies' seat (none when the AI plays)."""
+    TOPIC = "rat.EnemyHpChanged"
+    target: str
+    seat: str | None
+    delta: Annotated[int | None, secret(owner="seat")]
+    hp: Annotated[int | None, secret(owner="seat")]
+    healed: bool                        # healing or damage, which everyone sees happen
+    cause: str
+    by: str | None = None
+
+
+class HpGauge(Event, frozen=True, kw_only=True):
+    """ANALYZE's bar for an analyzed enemy: HP as a whole percent of its max HP."""
+    TOPIC = "rat.HpGauge"
+    target: str
+    pct: int
+
+
+class DamageIgnored(Event, frozen=True, kw_only=True):
+    TOPIC = "rat.DamageIgnored"
+    target: str
+    reason: str                         # "knocked_out" (invulnerable this turn), "protected"
+    by: str | None = None
+
+
+class KnockedOut(Event, frozen=True, kw_only=True):
+    TOPIC = "rat.KnockedOut"
+    target: str
+    turn: int
+
+
+class Revived(Event, frozen=True, kw_only=True):
+    TOPIC = "rat.Revived"
+    target: str
+
+
+class Killed(Event, frozen=True, kw_only=True):
+    TOPIC = "rat.Killed"
+    target: str
+    cause: str
+
+
+class KnockOutAverted(Event, frozen=True, kw_only=True):
+    """POISONED or a GUARDIAN_LOCKET kept the target at 1 HP instead of knocking it out."""
+    TOPIC = "rat.KnockOutAverted"
+    target: str
+    by: str
+
+
+class StatusGained(Event, frozen=True, kw_only=True):
+    TOPIC = "rat.StatusGained"
+    target: str
+    kind: str
+    turn: int
+    by: str | None = None
+
+
+class StatusRemoved(Event, frozen=True, kw_only=True):
+    TOPIC = "rat.StatusRemoved"
+    target: str
+    kind: str
+    reason: str                         # expired, cured, knocked_out, healed, replaced
+
+
+class StatLevelChanged(Event, frozen=True, kw_only=True):
+    TOPIC = "rat.StatLevelChanged"
+    target: str
+    stat: str
+    level: int                          # the new level, -4..4 (+-4: +-infinity)
+    by: str | None = None
+
+
+class Protected(Event, frozen=True, kw_only=True):
+    TOPIC = "rat.Protected"
+    target: str
+    by: str
+    turn: int
+
+
+class Analyzed(Event, frozen=True, kw_only=True):
+    TOPIC = "rat.Analyzed"
+    target: str
+    by: str
+    mode: str                           # "", "varifocal", "speed"
+
+
+class WishMade(Event, frozen=True, kw_only=True):
+    TOPIC = "rat.WishMade"
+    target: str
+    by: str
+    amount: int
+    turn: int
+
+
+class WishGranted(Event, frozen=True, kw_only=True):
+    TOPIC = "rat.WishGranted"
+    target: str
+    amount: int
+
+
+class PpRestored(Event, frozen=True, kw_only=True):
+    TOPIC = "rat.PpRestored"
+    actor: str
+    move: str
+    pp: int
+
+
+class TurnEnded(Event, frozen=True, kw_only=True):
+    TOPIC = "rat.TurnEnded"
+    turn: int
+    party_hp: dict[str, int]
+
+
+class BattleDecided(Event, frozen=True, kw_only=True):
+    TOPIC = "rat.BattleDecided"
+    winner: str | None
+    reason: str
+

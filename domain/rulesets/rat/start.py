@@ -1,0 +1,84 @@
+"""The opening: the enemies of the formation, the party as its seat built it, turn 1."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from domain.engine.events import Event
+from domain.engine.rng import Rng
+
+from . import events as ev
+from .content import CONTENT
+from .effects.queries import RatResolver
+from .evolve import evolve
+from .setup import ENEMY_SEAT, PARTY_SEAT, MemberSetup, RatSetup
+from .state import ENEMIES, PARTY, Entity, Params
+from .turn import begin_turn
+
+
+def member_entity(m: MemberSetup, params: Params) -> Entity:
+    """Seed 003, Stats: base + 10 per EV point + equipment, for each stat."""
+    c = CONTENT.members[m.member]
+    worn = [CONTENT.equipment[e] for e in m.equipment]
+
+    def total(base: int, ev: str, bonus: int) -> int:
+        return max(0, base + params.ev_points * m.evs.get(ev, 0) + bonus)
+    max_hp = max(1, total(c.hp, "hp", sum(w.hp for w in worn)))
+    levels: dict[str, int] = {}
+    for w in worn:
+        for stat_name, level in w.start_levels.items():
+            levels[stat_name] = max(-4, min(4, levels.get(stat_name, 0) + level))
+    intrinsic = ["strike", *(["protect"] if c.protect else []), *c.intrinsic, *(w.grants for w in worn if w.grants)]
+    return Entity(
+        id=c.id, name=c.name, side=PARTY, kind=c.id, hp=min(max_hp, m.hp or max_hp), max_hp=max_hp,
+        atk=total(c.atk, "atk", sum(w.atk for w in worn)), defense=total(c.defense, "def", sum(w.defense for w in worn)),
+        spd=total(c.spd, "spd", sum(w.spd for w in worn)), priority=c.priority, levels=levels,
+        moves={mv: CONTENT.actions[mv].pp for mv in m.moves}, max_pp={mv: CONTENT.actions[mv].pp for mv in m.moves},
+        intrinsic=tuple(dict.fromkeys(intrinsic)), items=dict(m.items), equipment=m.equipment)
+
+
+def enemy_entities(setup: RatSetup) -> tuple[Entity, ...]:
+    """The formation's enemies, `e1`, `e2`, ...; repeated kinds are named A, B, ..."""
+    slots = CONTENT.formations[setup.formation].enemies
+    kinds = [slot.enemy for slot in slots]
+    out = []
+    for i, slot in enumerate(slots):
+        c = CONTENT.enemies[slot.enemy]
+        ai = setup.enemy_ai or slot.ai
+        repeat = kinds.count(slot.enemy) > 1
+        name = f"{c.name} {chr(65 + kinds[:i].count(slot.enemy))}" if repeat else c.name
+        worn = [CONTENT.equipment[e] for e in c.equipment]
+        moves = c.moves[ai]
+        out.append(Entity(
+            id=f"e{i + 1}", name=name, side=ENEMIES, kind=c.id, hp=c.hp + sum(w.hp for w in worn),
+            max_hp=c.hp + sum(w.hp for w in worn), atk=max(0, c.atk + sum(w.atk for w in worn)),
+            defense=max(0, c.defense + sum(w.defense for w in worn)), spd=max(0, c.spd + sum(w.spd for w in worn)),
+            priority=c.priority, moves={mv: CONTENT.actions[mv].pp for mv in moves},
+            max_pp={mv: CONTENT.actions[mv].pp for mv in moves},
+            intrinsic=tuple(dict.fromkeys(("strike", *c.intrinsic))), equipment=c.equipment, ai=ai))
+    return tuple(out)
+
+
+def _json(value: object) -> Any:
+    """JSON-shaped (lists, not tuples), so an event equals its decoded copy."""
+    return msgspec.json.decode(msgspec.json.encode(value))
+
+
+def start(setup: RatSetup, rng: Rng) -> Sequence[Event]:
+    seats = {PARTY: PARTY_SEAT, ENEMIES: ENEMY_SEAT if setup.enemy_seat else None}
+    members = tuple(member_entity(m, setup.params) for m in setup.party)
+    opening: list[Event] = [
+        ev.RatStarted(params=_json(setup.params), formation=setup.formation, seats=seats,
+                      enemies=tuple(_json(e) for e in enemy_entities(setup))),
+        ev.PartyJoined(seat=PARTY_SEAT, members=tuple(_json(m) for m in members)),
+        ev.PartyShown(members=tuple({"id": m.id, "name": m.name, "hp": m.hp, "max_hp": m.max_hp} for m in members)),
+    ]
+    state = None
+    for event in opening:
+        state = evolve(state, event)
+    assert state is not None
+    r = RatResolver(state, rng)
+    begin_turn(r)
+    return [*opening, *r.events]

@@ -1,0 +1,136 @@
+"""Rat state: every entity of both sides, the status effects in play, the hidden plans of
+the turn being chosen, and the public history the memory AI reads. Frozen; reducers
+replace what changes."""
+from __future__ import annotations
+
+import msgspec
+
+from domain.engine.hooks import Effect
+
+PARTY, ENEMIES = "party", "enemies"
+INF = 4                         # a stat level of +4 is +infinity, -4 is -infinity (seed 003, Stats)
+
+
+class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Numbers seed 003 leaves open; README.md says where each comes from."""
+    max_party: int = 4              # members a battle takes
+    max_moves: int = 4              # moves a member brings (besides its intrinsic moves)
+    ev_points: int = 10             # +10 to a stat per EV point (seed 003, Stats)
+    ev_max: int = 15                # 0..15 EV per stat
+    stack_size: int = 5             # consumables of one kind per slot
+    defense_scale: int = 100        # damage = power% x ATK x scale / (scale + DEF)
+    roll_min_pct: int = 85          # each hit rolls 85..100% of that (hidden for enemies)
+    wish_delay: int = 2             # WISH heals at the start of the 2nd turn after use
+    stutter_pp: int = 3
+    soda_turns: int = 5             # NOVELTY_SODA_HAT: the first 5 turns
+    max_turns: int = 60             # then the battle is drawn
+    intrinsic_weight: int = 1       # random AI: tickets of an intrinsic move (no PP to count)
+    save_between_battles: bool = True   # a set saves between battles: durability -1, PP restored
+
+
+class Status(Effect, frozen=True, kw_only=True):
+    """An effect on an entity (engine `Effect`): an ailment (`source="ailment"`), a passive of
+    worn equipment (`"equipment"`), ANALYZE's mark, a pending WISH or this turn's PROTECT.
+    `turns` is the elapsed counter; `gained` the turn it was gained; `severity` a WISH's heal."""
+    gained: int = 0
+
+
+class Stack(msgspec.Struct, frozen=True):
+    count: int
+    durability: int
+
+
+class Entity(msgspec.Struct, frozen=True, kw_only=True):
+    id: str                         # "mc", "e1": unique in the battle
+    name: str                       # the cleartext name that breaks speed ties
+    side: str                       # PARTY or ENEMIES
+    kind: str                       # member or enemy content id
+    hp: int
+    max_hp: int
+    atk: int                        # battle stats: base + EVs + equipment (seed 003, Stats)
+    defense: int
+    spd: int
+    priority: int = 0
+    boost: int = 0                  # priority gained this turn
+    levels: dict[str, int] = {}     # atk, def, spd: -4..4, +-4 meaning +-infinity
+    moves: dict[str, int] = {}      # move -> PP left (in moveset order)
+    max_pp: dict[str, int] = {}
+    intrinsic: tuple[str, ...] = ()
+    used: tuple[str, ...] = ()      # moves used at least once (their PP is public)
+    items: dict[str, Stack] = {}    # consumables carried
+    equipment: tuple[str, ...] = ()
+    ai: str = ""                    # enemies: random, no_memory or memory
+    ko: bool = False
+    ko_turn: int = 0                # the turn it was knocked out (invulnerable through it)
+    dead: bool = False
+    protected_turn: int = -1        # the last turn a PROTECT on it succeeded
+    strikes: int = 0                # STRIKE selections this battle (MOUSE_SIZED_CHEESE)
+    saved: bool = False             # GUARDIAN_LOCKET has been spent
+
+    def level(self, stat: str) -> int:
+        return self.levels.get(stat, 0)
+
+    @property
+    def alive(self) -> bool:
+        return not self.dead
+
+    @property
+    def standing(self) -> bool:
+        """Alive and not knocked out: it can act, and its passives work."""
+        return not self.dead and not self.ko
+
+
+class Plan(msgspec.Struct, frozen=True, kw_only=True):
+    """One entity's chosen action for the turn."""
+    actor: str
+    action: str
+    target: str | None = None
+    move: str | None = None         # STUTTER_POTION's move
+
+
+class TurnLog(msgspec.Struct, frozen=True, kw_only=True):
+    """What every side saw of a finished turn: the actions taken, and each party member's HP
+    at its end (the memory AI's "state of the battle that turn")."""
+    turn: int
+    actions: tuple[Plan, ...]
+    party_hp: dict[str, int]
+
+
+class Rat(msgspec.Struct, frozen=True, kw_only=True):
+    params: Params
+    formation: str
+    entities: dict[str, Entity]
+    seats: dict[str, str | None]    # side -> its seat (None: the rules' AI plays the enemies)
+    turn: int = 0
+    order: tuple[str, ...] = ()     # this turn's priority queue, as sorted at its start
+    acted: tuple[str, ...] = ()     # entities that have resolved their action this turn
+    effects: tuple[Status, ...] = ()
+    plans: dict[str, Plan] = {}     # this turn's choices so far: secret to the choosing seat
+    resolving: bool = False
+    history: tuple[TurnLog, ...] = ()
+    this_turn: tuple[Plan, ...] = ()    # the actions revealed this turn
+    killed: tuple[str, ...] = ()    # enemies killed, in order
+    result: tuple[str | None, str] | None = None    # (winning side, reason) once over
+
+    def side(self, side: str) -> list[Entity]:
+        return [e for e in self.entities.values() if e.side == side]
+
+    def seat_side(self, seat: str) -> str | None:
+        for side, owner in self.seats.items():
+            if owner == seat:
+                return side
+        return None
+
+    def statuses(self, owner: str) -> list[Status]:
+        return [s for s in self.effects if s.owner == owner]
+
+    def has(self, owner: str, kind: str) -> bool:
+        return any(s.owner == owner and s.kind == kind for s in self.effects)
+
+
+def foe(side: str) -> str:
+    return ENEMIES if side == PARTY else PARTY
+
+
+def effects(state: Rat) -> tuple[Status, ...]:
+    return state.effects

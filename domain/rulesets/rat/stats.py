@@ -1,0 +1,76 @@
+"""Seed 003, Stats: stat levels and their factors, the stats in effect (levels, then ailment
+and equipment modifiers), the priority queue and the damage formula. Integers only; a
+stat of +infinity or -infinity is a sentinel, never a float."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from domain.engine.hooks import modify
+
+from .effects.queries import HOOKS, StatQuery
+from .state import INF, Entity, Rat
+
+POS_INF = 10 ** 12              # a stat treated as +infinity
+NEG_INF = -(10 ** 12)           # ... as -infinity (sorts after any finite SPD)
+
+# Seed 003's table: -3: 1 - 3/4, -2: 1 - 1/2, -1: 1 - 1/4, 0: 1, +1: 1.25, +2: 1.5, +3: 2.
+FACTORS = {-3: Fraction(1, 4), -2: Fraction(1, 2), -1: Fraction(3, 4), 0: Fraction(1),
+           1: Fraction(5, 4), 2: Fraction(3, 2), 3: Fraction(2)}
+
+
+def clamp_level(level: int) -> int:
+    return max(-INF, min(INF, level))
+
+
+def leveled(value: int, level: int) -> int:
+    """A stat at a level, floored: +infinity is absolute, -infinity a factor of 0."""
+    if level >= INF:
+        return POS_INF
+    if level <= -INF:
+        return 0
+    return int(value * FACTORS[level])
+
+
+def stat(s: Rat, e: Entity, name: str) -> int:
+    """The stat in effect: base, then its level, then the percentages of ailments (floored
+    once). SPD at -infinity (level, FROZEN, BALL_AND_CHAIN) beats every raise; a level of
+    +infinity beats every percentage; ATK at 0% (BLINDED) is 0. README: how infinities meet."""
+    level = e.level(name)
+    if name == "spd" and level <= -INF:
+        return NEG_INF
+    pct = 100
+    if s.effects and any(x.owner == e.id for x in s.effects):
+        query, _ = modify(HOOKS, s.effects, s, StatQuery(entity=e.id, stat=name))
+        if query.floor:
+            return NEG_INF
+        pct = query.pct
+    value = leveled({"atk": e.atk, "def": e.defense, "spd": e.spd}[name], level)
+    return POS_INF if value >= POS_INF else value * pct // 100
+
+
+def order_key(s: Rat, e: Entity) -> tuple[int, int, str]:
+    """Seed 003: higher priority first, then higher SPD, then the smaller name."""
+    return (-(e.priority + e.boost), -stat(s, e, "spd"), e.name)
+
+
+def queue(s: Rat, ids: list[str] | None = None) -> tuple[str, ...]:
+    pool = [s.entities[i] for i in ids] if ids is not None else [e for e in s.entities.values() if e.alive]
+    return tuple(e.id for e in sorted(pool, key=lambda e: order_key(s, e)))
+
+
+def damage(power: int, atk: int, defense: int, roll_pct: int, scale: int) -> int:
+    """power% x ATK x scale / (scale + DEF) x roll%, floored once. ATK 0 deals nothing; DEF
+    +infinity blocks everything; ATK +infinity (against finite DEF) is lethal (POS_INF)."""
+    if power <= 0 or atk <= 0 or defense >= POS_INF:
+        return 0
+    if atk >= POS_INF:
+        return POS_INF
+    raw = Fraction(power, 100) * atk * scale / (scale + max(0, defense)) * Fraction(roll_pct, 100)
+    return max(1, int(raw))
+
+
+def fraction_pct(e: Entity) -> int:
+    """ANALYZE's bar: HP as a whole percent of max HP, floored (an entity above 0 shows 1+)."""
+    if e.hp <= 0:
+        return 0
+    return max(1, e.hp * 100 // e.max_hp)
