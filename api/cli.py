@@ -90,7 +90,8 @@ def rulesets(as_json: bool = AS_JSON) -> None:
 def simulate(ruleset: str = typer.Option(..., help="Ruleset id."),
              battles: int = typer.Option(1, min=1, help="How many battles."),
              seed: str = typer.Option("0", help="Simulation seed: same seed, same battles."),
-             bots: str = typer.Option("random,random", help=f"A policy per seat, comma-separated: {POLICY_NAMES}."),
+             bots: str = typer.Option(None, help=f"A policy per seat, comma-separated: {POLICY_NAMES} "
+                                                  "(default: random on every seat)."),
              setup: str = typer.Option(None, help="Setup as JSON, or @file.json (default: the ruleset's)."),
              db: str = DB, as_json: bool = AS_JSON,
              show_log: bool = typer.Option(False, "--show-log", help="Print the last battle's log."),
@@ -102,7 +103,7 @@ def simulate(ruleset: str = typer.Option(..., help="Ruleset id."),
     rs = get_ruleset(ruleset)
     raw_setup = read_setup(rs, setup)
     seats = seat_table(rs, raw_setup if raw_setup is not None else rs.default_setup).seats
-    names = bots.split(",")
+    names = bots.split(",") if bots is not None else ["random"] * len(seats)
     if len(names) != len(seats):
         fail(f"--bots needs {len(seats)} policies, one per seat ({','.join(seats)})")
     policies = {seat: get_policy(name.strip(), rs.id) for seat, name in zip(seats, names)}

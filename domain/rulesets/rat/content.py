@@ -17,7 +17,7 @@ CONTENT_DIR = Path(__file__).parent / "content"
 
 STATS = ("atk", "def", "spd")
 SLOT_KINDS = ("weapon", "clothing", "trinket", "special")
-TARGETS = ("enemy", "ally", "self", "self_or_ally", "all_enemies", "all_allies", "any", "ally_down")
+TARGETS = ("enemy", "ally", "self", "self_or_ally", "all_enemies", "all_allies", "any")
 AI_LEVELS = ("random", "no_memory", "memory")
 
 
@@ -89,7 +89,7 @@ class Enemy(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     intrinsic: tuple[str, ...] = ()     # beyond STRIKE
     moves: dict[str, tuple[str, ...]]   # AI level -> its moveset at that level
     equipment: tuple[str, ...] = ()
-    ai_value: int = 100                 # how much the memory AI guards it (bosses more)
+    ai_value: int = 100                 # how much the planning AIs value helping it (bosses more)
     text: str = ""
 
 

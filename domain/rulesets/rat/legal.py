@@ -36,19 +36,36 @@ def selectable(s: Rat, e: Entity, action: str) -> bool:
     return bool(modify(HOOKS, s.effects, s, Selectable(entity=e.id, action=action))[0].allowed)
 
 
+def forbids_protect(e: Entity) -> bool:
+    """FEATHERED_HEAD (seed 003, Equipment Slots): its wearer may not choose PROTECT."""
+    return any(CONTENT.equipment[item].forbids_protect for item in e.equipment)
+
+
 def actions_of(s: Rat, e: Entity) -> list[str]:
     """Moves with PP left, intrinsic moves, then consumables in stock, as the entity lists them."""
     found = [m for m, pp in e.moves.items() if pp > 0]
-    found += list(e.intrinsic)
+    found += [a for a in e.intrinsic if a != "protect" or not forbids_protect(e)]
     found += [item for item, stack in e.items.items() if stack.count > 0]
     return [a for a in found if selectable(s, e, a)]
 
 
-def targets(s: Rat, e: Entity, action: Action) -> list[str | None]:
+Sides = tuple[list[str], list[str]]
+
+
+def sides(s: Rat, e: Entity) -> Sides:
+    """The living entities of `e`'s side and of the other, in entity order."""
+    own: list[str] = []
+    other: list[str] = []
+    for x in s.entities.values():
+        if not x.dead:
+            (own if x.side == e.side else other).append(x.id)
+    return own, other
+
+
+def targets(s: Rat, e: Entity, action: Action, lists: Sides | None = None) -> list[str | None]:
     """Single targets may be knocked out (a kill, a PROTECT, a POTION), never dead."""
+    own, other = lists or sides(s, e)
     kind = action.target
-    own = [x.id for x in s.entities.values() if x.side == e.side and x.alive]
-    other = [x.id for x in s.entities.values() if x.side == foe(e.side) and x.alive]
     if kind == "enemy":
         return list(other)
     if kind == "ally":
@@ -64,13 +81,20 @@ def targets(s: Rat, e: Entity, action: Action) -> list[str | None]:
     raise ValueError(f"action {action.id}: unknown target kind {kind!r}")
 
 
+def _moves_for(e: Entity, action: Action) -> list[str | None]:
+    """STUTTER_POTION names one of the user's moves at 0 PP; other actions name none."""
+    if any(step.do == "stutter" for step in action.steps):
+        return [m for m, pp in e.moves.items() if pp == 0]
+    return [None]
+
+
 def options(s: Rat, e: Entity) -> list[Act]:
     found = []
+    lists = sides(s, e)
     for action_id in actions_of(s, e):
         action = CONTENT.actions[action_id]
-        stutter = any(step.do == "stutter" for step in action.steps)
-        moves: list[str | None] = [m for m, pp in e.moves.items() if pp == 0] if stutter else [None]
-        for target in targets(s, e, action):
+        moves = _moves_for(e, action)
+        for target in targets(s, e, action, lists):
             for move in moves:
                 found.append(Act(actor=e.id, action=action_id, target=target, move=move))
     return found
@@ -86,12 +110,17 @@ def checked(s: Rat, seat: str, cmd: Act) -> Act:
         raise RuleViolation(f"{waiting[0]!r} chooses next (the queue's order), not {cmd.actor!r}",
                             expected=waiting[0])
     e = s.entities[waiting[0]]
-    if cmd not in options(s, e):
-        usable = actions_of(s, e)
-        if cmd.action not in usable:
-            raise RuleViolation(f"{e.name} cannot use {cmd.action!r} now; usable: {', '.join(usable)}",
-                                usable=usable)
-        allowed = sorted({str(o.target) for o in options(s, e) if o.action == cmd.action})
-        raise RuleViolation(f"{cmd.action} cannot target {cmd.target!r} (or that move) now; targets: "
-                            f"{', '.join(allowed)}", targets=allowed)
+    usable = actions_of(s, e)
+    if cmd.action not in usable:
+        raise RuleViolation(f"{e.name} cannot use {cmd.action!r} now; usable: {', '.join(usable)}", usable=usable)
+    action = CONTENT.actions[cmd.action]
+    allowed = targets(s, e, action)
+    if cmd.target not in allowed:
+        shown = ", ".join(str(t) for t in allowed)
+        raise RuleViolation(f"{cmd.action} cannot target {cmd.target!r} now; targets: {shown}",
+                            targets=[str(t) for t in allowed])
+    moves = _moves_for(e, action)
+    if cmd.move not in moves:
+        raise RuleViolation(f"{cmd.action} takes move {' or '.join(str(m) for m in moves) or 'none at 0 PP'}, "
+                            f"not {cmd.move!r}", moves=[str(m) for m in moves])
     return cmd

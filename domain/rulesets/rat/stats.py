@@ -16,6 +16,7 @@ NEG_INF = -(10 ** 12)           # ... as -infinity (sorts after any finite SPD)
 # Seed 003's table: -3: 1 - 3/4, -2: 1 - 1/2, -1: 1 - 1/4, 0: 1, +1: 1.25, +2: 1.5, +3: 2.
 FACTORS = {-3: Fraction(1, 4), -2: Fraction(1, 2), -1: Fraction(3, 4), 0: Fraction(1),
            1: Fraction(5, 4), 2: Fraction(3, 2), 3: Fraction(2)}
+_QUARTERS = {level: int(factor * 4) for level, factor in FACTORS.items()}     # the same, in quarters
 
 
 def clamp_level(level: int) -> int:
@@ -28,7 +29,7 @@ def leveled(value: int, level: int) -> int:
         return POS_INF
     if level <= -INF:
         return 0
-    return int(value * FACTORS[level])
+    return value * _QUARTERS[level] // 4
 
 
 def stat(s: Rat, e: Entity, name: str) -> int:

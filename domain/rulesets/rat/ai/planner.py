@@ -121,7 +121,9 @@ def _for_ally(s: Rat, action_id: str, key: str, only_user: bool = False) -> int:
             value += 30 if ally.hp * 5 < ally.max_hp * 2 else 2
         elif step.do == "priority":
             value += 5
-    return value
+    # An enemy's content `ai_value` says how much its side guards it (bosses more).
+    guarded = CONTENT.enemies[ally.kind].ai_value if ally.kind in CONTENT.enemies else 100
+    return value * guarded // 100
 
 
 def _best(s: Rat, actor: str, look: Outlook) -> Plan:

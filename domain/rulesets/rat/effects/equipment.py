@@ -109,12 +109,6 @@ def assault_vest(ctx: HookContext, s: Rat, q: Selectable) -> Selectable:
     return q
 
 
-@HOOKS.hook(Phase.BEFORE, on=Selectable, kind="feathered_head")
-def feathered_protect(ctx: HookContext, s: Rat, q: Selectable) -> Selectable:
-    """FEATHERED_HEAD: the wearer may not choose PROTECT."""
-    return replace(q, allowed=False) if q.entity == ctx.effect.owner and q.action == "protect" else q
-
-
 @HOOKS.hook(Phase.BEFORE, on=StrikeQuery, kind="mouse_sized_cheese")
 def mouse_sized_cheese(ctx: HookContext, s: Rat, q: StrikeQuery) -> StrikeQuery:
     """MOUSE_SIZED_CHEESE: the first STRIKE of a battle heals the user 50% of max HP instead."""

@@ -1,0 +1,51 @@
+"""A rat battle over HTTP: one seat against the rules' enemy AI, and a player-versus-player
+battle where seat p2 plays the enemies. Enemy HP and the turn's plans never reach the party
+or spectators while the battle runs; the party's build never reaches the enemy seat."""
+from __future__ import annotations
+
+import random
+
+from .helpers import auth, create, hidden_leaks, step
+
+
+def test_a_party_plays_alone_against_the_rules_ai(client):
+    battle = create(client, "rat", {"p1": "alice"}, setup={"formation": "back_alley"})
+    assert set(battle["seat_tokens"]) == {"p1"}
+    bid, token = battle["battle_id"], battle["seat_tokens"]["p1"]
+    rng = random.Random(3)
+    while True:
+        answer = step(client, battle, rng)
+        if answer is None:
+            break
+        for wire in answer["events"]:
+            assert hidden_leaks(wire, "p1") == [], wire
+        for viewer in ({}, auth(token)):
+            view = client.get(f"/battles/{bid}", headers=viewer).json()["state"]
+            if view["result"] is None:
+                # Enemy HP is hidden: no number, only the ANALYZE bar once analyzed.
+                assert all("hp" not in e and (e["hp_pct"] is None) == (not e["analyzed"]) for e in view["enemies"])
+    ended = client.get(f"/battles/{bid}").json()
+    assert ended["outcome"]["winner"] in ("party", "enemies", None)
+    chose = [e for e in client.get(f"/battles/{bid}/events").json()["events"] if e["type"] == "rat.EnemyChose"]
+    assert chose and all(e["data"]["ai"] in ("random", "no_memory", "memory") for e in chose)
+
+
+def test_a_second_seat_can_play_the_enemies(client):
+    battle = create(client, "rat", {"p1": "alice", "p2": "bob"}, setup={"enemy_seat": True})
+    bid, tokens = battle["battle_id"], battle["seat_tokens"]
+    assert set(tokens) == {"p1", "p2"}
+    p2 = client.get(f"/battles/{bid}", headers=auth(tokens["p2"])).json()["state"]
+    # The enemy seat sees its own HP and the party's HP, not the party's stats or consumables.
+    assert all("hp" in e for e in p2["enemies"]) and all("hp" in m and "items" not in m for m in p2["party"])
+    rng = random.Random(5)
+    for _ in range(40):
+        if step(client, battle, rng) is None:
+            break
+        for seat in ("p1", "p2", None):
+            headers = auth(tokens[seat]) if seat else {}
+            events = client.get(f"/battles/{bid}/events", headers=headers).json()["events"]
+            if client.get(f"/battles/{bid}").json()["outcome"] is None:
+                assert all(hidden_leaks(e, seat) == [] for e in events)
+    refused = client.post(f"/battles/{bid}/commands", headers=auth(tokens["p2"]),
+                          json={"command": {"type": "act", "actor": "mc", "action": "strike", "target": "e1"}})
+    assert refused.status_code in (400, 409) and "error" in refused.json()
