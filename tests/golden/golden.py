@@ -8,18 +8,57 @@ Each battle's full omniscient log is pinned in `tests/golden/<name>.jsonl`, one
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import orjson
 
+from domain.ai.match import play, seeded_bytes
 from domain.engine.battle import BattleState
+from domain.engine.bots import Bot
 from domain.engine.events import OMNISCIENT, Recorded, wire_event
+from domain.engine.ruleset import Ruleset
+from domain.sets import battle_setup, carry_after
 
 GOLDEN_DIR = Path(__file__).parent
 CREATED_AT = "2024-01-01T00:00:00Z"
 PLAYERS = {"p1": "ann", "p2": "bob"}
-Battles = dict[str, Callable[[], tuple[BattleState, list[Recorded]]]]
+Battle = Callable[[], tuple[BattleState, list[Recorded]]]
+Battles = dict[str, Battle]
+
+
+class PlayedBattle(NamedTuple):
+    setup: dict[str, Any]               # the set's setup with the carry-over applied
+    state: BattleState
+    records: list[Recorded]
+    carry: dict[str, Any] | None        # what the next battle starts from
+
+
+def play_set(ruleset: Ruleset[Any], setup: Mapping[str, Any], bots: Mapping[str, Bot], seed: str, name: str,
+             players: Mapping[str, str], games: int = 3) -> tuple[PlayedBattle, ...]:
+    """`games` battles in a row between seeded bots, carried over as a set does (the seeds of
+    `Sets.simulate`'s set 0); battle i is `<name>-battle-<i + 1>`."""
+    played: list[PlayedBattle] = []
+    carry = None
+    for i in range(games):
+        battle = battle_setup(ruleset, setup, carry)
+        match = play(ruleset, bots, battle_id=f"{name}-battle-{i + 1}", revealed=seeded_bytes(seed, "set", 0, i),
+                     bot_seed=seeded_bytes(seed, "set-bots", 0, i), setup=battle, players=dict(players),
+                     created_at=CREATED_AT)
+        carry = carry_after(ruleset, carry, battle, match.state)
+        played.append(PlayedBattle(battle, match.state, match.records, carry))
+    return tuple(played)
+
+
+def set_battles(name: str, played: Callable[[], tuple[PlayedBattle, ...]], games: int = 3) -> Battles:
+    """The battles of a set as golden battles `<name>_battle_1` ... (`played` is cached)."""
+    def battle(index: int) -> Battle:
+        def one() -> tuple[BattleState, list[Recorded]]:
+            found = played()[index]
+            return found.state, list(found.records)
+        return one
+    return {f"{name}_battle_{i + 1}": battle(i) for i in range(games)}
 
 
 def all_battles() -> Battles:

@@ -5,17 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from domain.ai import get_policy
-from domain.ai.match import play, seeded_bytes
+from domain.ai.match import play
 from domain.engine.battle import BattleState
 from domain.engine.events import Recorded
 from domain.rulesets.rat import RULESET
 from domain.rulesets.rat.setup import DEFAULT_SETUP
-from domain.sets import battle_setup, carry_after
 
-from .golden import CREATED_AT, Battles
+from .golden import CREATED_AT, Battles, PlayedBattle, play_set, set_battles
 
 PLAYERS = {"p1": "ann"}
 # One formation per AI level: all random, all no-memory, all memory.
@@ -46,36 +45,13 @@ SET_SETUP: dict[str, Any] = {
 SET_SEED = "golden-rat-set"
 
 
-class PlayedBattle(NamedTuple):
-    setup: dict[str, Any]               # the set's setup with the carry-over applied
-    state: BattleState
-    records: list[Recorded]
-    carry: dict[str, Any] | None        # what the next battle starts from
-
-
 @cache
 def rat_set() -> tuple[PlayedBattle, ...]:
     """Three battles in a row, carried over as a set does."""
-    played: list[PlayedBattle] = []
-    carry = None
-    for i in range(3):
-        setup = battle_setup(RULESET, SET_SETUP, carry)
-        match = play(RULESET, {"p1": get_policy("greedy", "rat")}, battle_id=f"golden-rat-set-battle-{i + 1}",
-                     revealed=seeded_bytes(SET_SEED, "set", 0, i), bot_seed=seeded_bytes(SET_SEED, "bots", 0, i),
-                     setup=setup, players=PLAYERS, created_at=CREATED_AT)
-        carry = carry_after(RULESET, carry, setup, match.state)
-        played.append(PlayedBattle(setup, match.state, match.records, carry))
-    return tuple(played)
-
-
-def set_battle(index: int) -> Callable[[], tuple[BattleState, list[Recorded]]]:
-    def battle() -> tuple[BattleState, list[Recorded]]:
-        found = rat_set()[index]
-        return found.state, list(found.records)
-    return battle
+    return play_set(RULESET, SET_SETUP, {"p1": get_policy("greedy", "rat")}, SET_SEED, "golden-rat-set", PLAYERS)
 
 
 BATTLES: Battles = {
     **{f"rat_against_{level}_ai": against(level) for level in AI_FORMATIONS},
-    **{f"rat_set_battle_{i + 1}": set_battle(i) for i in range(3)},
+    **set_battles("rat_set", rat_set),
 }

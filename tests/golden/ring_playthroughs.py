@@ -2,18 +2,16 @@
 three-battle set whose LP and EXS carry over."""
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from domain.ai import get_policy
-from domain.ai.match import play, seeded_bytes
+from domain.ai.match import play
 from domain.engine.battle import BattleState, decide_batch, open_battle
 from domain.engine.events import Recorded
 from domain.rulesets.ring import RULESET
-from domain.sets import battle_setup, carry_after
 
-from .golden import CREATED_AT, PLAYERS, Battles
+from .golden import CREATED_AT, PLAYERS, Battles, PlayedBattle, play_set, set_battles
 
 # Teams of two on the Volcano Rim (10 HP to every non-fiery Ring unit at its turn's start),
 # so a handful of blows KO a team and the enemy leader falls to strikes.
@@ -91,38 +89,15 @@ SET_SETUP: dict[str, Any] = {"p1": {"deck": "ember_rush"}, "p2": {"deck": "iron_
 SET_SEED = "golden-ring-set-2"
 
 
-class PlayedBattle(NamedTuple):
-    setup: dict[str, Any]               # the set's setup with the carry-over applied
-    state: BattleState
-    records: list[Recorded]
-    carry: dict[str, Any] | None        # what the next battle starts from
-
-
 @cache
 def ring_set() -> tuple[PlayedBattle, ...]:
     """Three battles in a row, carried over as `Sets.simulate` does (same seeds: set 0)."""
     bots = {"p1": get_policy("greedy", "ring"), "p2": get_policy("random", "ring")}
-    played: list[PlayedBattle] = []
-    carry = None
-    for i in range(3):
-        setup = battle_setup(RULESET, SET_SETUP, carry)
-        match = play(RULESET, bots, battle_id=f"golden-ring-set-battle-{i + 1}",
-                     revealed=seeded_bytes(SET_SEED, "set", 0, i), bot_seed=seeded_bytes(SET_SEED, "set-bots", 0, i),
-                     setup=setup, players=PLAYERS, created_at=CREATED_AT)
-        carry = carry_after(RULESET, carry, setup, match.state)
-        played.append(PlayedBattle(setup, match.state, match.records, carry))
-    return tuple(played)
-
-
-def set_battle(index: int) -> Callable[[], tuple[BattleState, list[Recorded]]]:
-    def battle() -> tuple[BattleState, list[Recorded]]:
-        found = ring_set()[index]
-        return found.state, list(found.records)
-    return battle
+    return play_set(RULESET, SET_SETUP, bots, SET_SEED, "golden-ring-set", PLAYERS)
 
 
 BATTLES: Battles = {
     "ring_ko_swap_and_strike": ko_swap_and_strike,
     "ring_greedy_vs_memory": greedy_vs_memory,
-    **{f"ring_set_battle_{i + 1}": set_battle(i) for i in range(3)},
+    **set_battles("ring_set", ring_set),
 }

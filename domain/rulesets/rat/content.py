@@ -57,8 +57,8 @@ class Action(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
         return any(s.do == "stat" and s.amount < 0 and s.who == "target" for s in self.steps)
 
 
-class Member(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A playable character (seed 003, Equipment Slots)."""
+class Being(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """What every entity has (seed 003, Stats): base HP, ATK, DEF, SPD and priority."""
     id: str
     name: str
     hp: int
@@ -66,6 +66,10 @@ class Member(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     defense: int = msgspec.field(name="def")
     spd: int
     priority: int = 0
+
+
+class Member(Being, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A playable character (seed 003, Equipment Slots)."""
     ev_budget: int
     slots: dict[str, int]       # weapon, clothing, trinket: how many
     special: str = ""           # the special slot: "mouse", "backpack", "glasses", "hat" or ""
@@ -77,14 +81,7 @@ class Member(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     text: str = ""
 
 
-class Enemy(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    id: str
-    name: str
-    hp: int
-    atk: int
-    defense: int = msgspec.field(name="def")
-    spd: int
-    priority: int = 0
+class Enemy(Being, frozen=True, kw_only=True, forbid_unknown_fields=True):
     boss: bool = False
     intrinsic: tuple[str, ...] = ()     # beyond STRIKE
     moves: dict[str, tuple[str, ...]]   # AI level -> its moveset at that level
