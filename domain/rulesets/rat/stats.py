@@ -44,6 +44,8 @@ def stat(s: Rat, e: Entity, name: str) -> int:
         query, _ = modify(HOOKS, s.effects, s, StatQuery(entity=e.id, stat=name))
         if query.floor:
             return NEG_INF
+        if query.pct == 0:          # BLINDED: "ATK is treated as 0 at all times", even at +infinity
+            return 0
         pct = query.pct
     value = leveled({"atk": e.atk, "def": e.defense, "spd": e.spd}[name], level)
     return POS_INF if value >= POS_INF else value * pct // 100

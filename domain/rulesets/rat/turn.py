@@ -44,6 +44,10 @@ def reveal(r: RatResolver) -> None:
     """Every side has chosen: the rules' AI chooses for the enemies (from public knowledge
     only), then every seat's plans are made public, and priority boosts apply."""
     s = r.state
+    for key in s.order:
+        reason = stopped(s, s.entities[key]) if key not in s.plans and s.entities[key].alive else ""
+        if reason:          # never asked to choose: the log says why
+            r.emit(ev.ActionSkipped(actor=key, reason=reason))
     if s.seats.get(ENEMIES) is None:
         for plan in choose_for_enemies(s, r.rng):
             r.emit(ev.EnemyChose(actor=plan.actor, ai=s.entities[plan.actor].ai, action=plan.action,
@@ -127,7 +131,9 @@ def blocked(s: Rat, target: str, action: Action) -> bool:
 
 def end_turn(r: RatResolver) -> None:
     s = r.state
-    r.emit(TurnEnding(turn=s.turn))
+    for key in s.order:
+        if r.state.result is None and r.state.entities[key].alive and r.state.statuses(key):
+            r.emit(TurnEnding(turn=s.turn, entity=key))
     if r.state.result is None:
         party_hp = {m.id: m.hp for m in r.state.side(PARTY)}
         r.emit(ev.TurnEnded(turn=s.turn, party_hp=party_hp))

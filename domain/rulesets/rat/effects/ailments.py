@@ -40,7 +40,7 @@ def tick(fraction: int, cause: str) -> Handler:
     """on_turn_end: 1/`fraction` of max HP as damage (BLEEDING 1/8, POISONED and BURNED 1/16)."""
     def on_turn_end(ctx: HookContext, s: Rat, e: TurnEnding) -> list[Event]:
         entity = s.entities[ctx.effect.owner]
-        if entity.standing:
+        if e.entity == entity.id and entity.standing:
             triggered(ctx.resolver, ctx.effect.kind, entity.id, e.TOPIC)
             deal_damage(ctx.resolver, entity.id, max(1, entity.max_hp // fraction), cause, None)
         return []
@@ -73,26 +73,32 @@ def at_risk(ctx: HookContext, s: Rat, q: KoCheck) -> KoCheck:
     return replace(q, result="killed") if _mine(ctx, q) and q.result == "knocked_out" else q
 
 
+def cure_instead(q: Affliction, cured: str) -> Affliction:
+    return replace(q, result="cure", cures=(*q.cures, cured))
+
+
 @HOOKS.hook(Phase.BEFORE, on=Affliction, kind="burned")
 def burned_meets(ctx: HookContext, s: Rat, q: Affliction) -> Affliction:
     """BURNED: would it receive CHILLED, BURNED is cured instead."""
-    return replace(q, result="cure:burned") if _mine(ctx, q) and q.kind == "chilled" and q.result == "gain" else q
+    return cure_instead(q, "burned") if _mine(ctx, q) and q.kind == "chilled" and q.result in ("gain", "cure") \
+        else q
 
 
 @HOOKS.hook(Phase.BEFORE, on=Affliction, kind="chilled")
 def chilled_meets(ctx: HookContext, s: Rat, q: Affliction) -> Affliction:
     """CHILLED: CHILLED again becomes FROZEN; BURNED cures CHILLED instead."""
-    if not _mine(ctx, q) or q.result != "gain":
+    if not _mine(ctx, q):
         return q
-    if q.kind == "chilled":
+    if q.kind == "chilled" and q.result == "gain":
         return replace(q, result="freeze")
-    return replace(q, result="cure:chilled") if q.kind == "burned" else q
+    return cure_instead(q, "chilled") if q.kind == "burned" and q.result in ("gain", "cure") else q
 
 
 @HOOKS.hook(Phase.BEFORE, on=Affliction, kind="frozen")
 def frozen_meets(ctx: HookContext, s: Rat, q: Affliction) -> Affliction:
     """FROZEN: would it receive BURNED, FROZEN is cured instead."""
-    return replace(q, result="cure:frozen") if _mine(ctx, q) and q.kind == "burned" and q.result == "gain" else q
+    return cure_instead(q, "frozen") if _mine(ctx, q) and q.kind == "burned" and q.result in ("gain", "cure") \
+        else q
 
 
 @HOOKS.hook(Phase.BEFORE, on=CanAct, kind="stunned")

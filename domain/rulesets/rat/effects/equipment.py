@@ -29,7 +29,7 @@ def regen(fraction: int, turns: str | None) -> Handler:
     def on_turn_end(ctx: HookContext, s: Rat, e: TurnEnding) -> list[Event]:
         wearer = s.entities[ctx.effect.owner]
         limit = getattr(s.params, turns) if turns else None
-        if _worn(ctx, s) and wearer.hp < wearer.max_hp and (limit is None or e.turn <= limit):
+        if e.entity == wearer.id and _worn(ctx, s) and wearer.hp < wearer.max_hp and (limit is None or e.turn <= limit):
             triggered(ctx.resolver, ctx.effect.kind, wearer.id, e.TOPIC)
             heal(ctx.resolver, wearer.id, max(1, wearer.max_hp // fraction), ctx.effect.kind, wearer.id)
         return []
@@ -47,7 +47,7 @@ def feathered_head(ctx: HookContext, s: Rat, e: TurnEnding) -> list[Event]:
     """FEATHERED_HEAD: at the end of each turn, ATK rises one level."""
     wearer = s.entities[ctx.effect.owner]
     level = clamp_level(wearer.level("atk") + 1)
-    if not _worn(ctx, s) or level == wearer.level("atk"):
+    if e.entity != wearer.id or not _worn(ctx, s) or level == wearer.level("atk"):
         return []
     return [ev.StatLevelChanged(target=wearer.id, stat="atk", level=level, by=wearer.id)]
 

@@ -93,7 +93,8 @@ def afflict(r: RatResolver, target: str, kind: str, by: str | None) -> None:
     entity = s.entities[target]
     if not entity.standing or s.result is not None:
         return
-    result = r.query(Affliction(entity=target, kind=kind)).result
+    query = r.query(Affliction(entity=target, kind=kind))
+    result = query.result
     if result == "gain":
         if not s.has(target, kind):
             r.emit(ev.StatusGained(target=target, kind=kind, turn=s.turn, by=by))
@@ -101,9 +102,9 @@ def afflict(r: RatResolver, target: str, kind: str, by: str | None) -> None:
         r.emit(ev.StatusRemoved(target=target, kind=kind, reason="replaced"))
         if not r.state.has(target, "frozen"):
             r.emit(ev.StatusGained(target=target, kind="frozen", turn=s.turn, by=by))
-    elif result.startswith("cure:"):
-        cured = result.split(":", 1)[1]
-        r.emit(ev.StatusRemoved(target=target, kind=cured, reason=f"cured_by_{kind}"))
+    elif result == "cure":
+        for cured in dict.fromkeys(query.cures):
+            r.emit(ev.StatusRemoved(target=target, kind=cured, reason=f"cured_by_{kind}"))
 
 
 def triggered(r: RatResolver, kind: str, owner: str, on: str) -> None:

@@ -38,10 +38,11 @@ class Aging(msgspec.Struct, frozen=True, kw_only=True):
 
 class Affliction(msgspec.Struct, frozen=True, kw_only=True):
     """An ailment about to be added: `result` is "gain", "immune", "freeze" (CHILLED twice)
-    or "cure:<kind>" (that ailment is cured instead)."""
+    or "cure" (the ailments in `cures` are cured instead: BURNED cures FROZEN and CHILLED)."""
     entity: str
     kind: str
     result: str = "gain"
+    cures: tuple[str, ...] = ()
 
 
 class KoCheck(msgspec.Struct, frozen=True, kw_only=True):
@@ -63,9 +64,10 @@ class StrikeQuery(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class TurnEnding(Event, frozen=True, kw_only=True):
-    """End of turn: the moment on_turn_end effects react to, in queue order."""
+    """One entity's end of turn, in queue order: what its on_turn_end effects react to."""
     TOPIC = "rat.TurnEnding"
     turn: int
+    entity: str
 
 
 class RatResolver(Resolver[Rat]):
