@@ -7,6 +7,10 @@
 // - labels: display names of keys.
 // - outOf: a counter shown as "value / other key's value" (the other key is then not shown).
 // - secretIf: a key whose null means "hidden" while the named sibling flag is true.
+// - sideSeats (rat): the seat that plays each side, to name a winning side's player.
+//
+// rat has its own panel (rat.js: the priority queue, HP bars, ailment chips); its hints
+// name the sides and the ailments as the battle screen shows them.
 
 export const HINTS = {
   ring: {
@@ -21,6 +25,10 @@ export const HINTS = {
     secretIf: { pick: "picked" },
     labels: { turn_number: "turn", swap_required: "swap required", time_limit: "time limit" },
     outOf: { turn_number: "max_turns" },
+  },
+  rat: {
+    labels: { party: "Party", enemies: "Enemies", accelerated_status: "accelerated", decelerated_status: "decelerated" },
+    sideSeats: { party: "p1", enemies: "p2" },
   },
   deckduel: {
     order: ["character", "hand", "hand_count", "deck_count", "energy_count", "drills", "discard"],

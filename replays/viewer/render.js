@@ -7,9 +7,13 @@
 //   where it is null. A null is all the page ever gets of a hidden value;
 // - a 2-D list, or a `grid`/`board` key, is a grid;
 // - an object keyed by the battle's seats is shown as sides, one column each.
+//
+// A ruleset whose screen the generic walk cannot tell (rat: a priority queue, HP an enemy
+// hides until ANALYZE) has its own panel in RULESET_VIEWS, used while its view has that shape.
 
 import { entityCard, entityName, fact, grid, isEntity, isEntityMap, isObject, isScalar, labelled, pile, statusChip,
   valueText } from "./blocks.js";
+import { isRatState, renderRat } from "./rat.js";
 import { chip, el, humanize, playerName, titleCase } from "./widgets.js";
 
 const STATUS_LISTS = new Set(["dynamics", "effects", "statuses", "status_effects", "conditions", "buffs", "debuffs"]);
@@ -18,12 +22,15 @@ const GRID_KEYS = new Set(["grid", "board", "tiles", "map"]);
 // keys that are hidden only while a sibling flag is set, such as a locked pick).
 const PILES = new Set(["hand", "hands", "deck", "library", "pile", "piles", "discard", "graveyard", "energy",
   "items", "inventory", "cards", "drills"]);
+const RULESET_VIEWS = { rat: { fits: isRatState, render: renderRat } };
 const is2D = (v) => Array.isArray(v) && v.length > 0 && v.every(Array.isArray);
 
 export function renderView(view, hints) {
   if (view.state === null || view.state === undefined) {
     return el("p", { class: "empty-state", text: "The battle is being set up: the game starts a few events later." });
   }
+  const own = RULESET_VIEWS[view.ruleset];
+  if (own?.fits(view.state)) return own.render(view, hints);
   const seats = Object.keys(view.players);
   const ctx = { hints, seats, players: view.players, names: new Map(), onEntity: new Map(), onSeat: new Map(),
     active: view.state.active, awaiting: new Set(view.state.awaiting ?? []), winner: view.outcome?.winner };
