@@ -27,7 +27,8 @@ export const HINTS = {
     outOf: { turn_number: "max_turns" },
   },
   rat: {
-    labels: { party: "Party", enemies: "Enemies", accelerated_status: "accelerated", decelerated_status: "decelerated" },
+    labels: { party: "Party", enemies: "Enemies", accelerated_status: "accelerated",
+      decelerated_status: "decelerated" },
     sideSeats: { party: "p1", enemies: "p2" },
   },
   deckduel: {
