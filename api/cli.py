@@ -90,8 +90,8 @@ def rulesets(as_json: bool = AS_JSON) -> None:
 def simulate(ruleset: str = typer.Option(..., help="Ruleset id."),
              battles: int = typer.Option(1, min=1, help="How many battles."),
              seed: str = typer.Option("0", help="Simulation seed: same seed, same battles."),
-             bots: str = typer.Option(None, help=f"A policy per seat, comma-separated: {POLICY_NAMES} "
-                                                  "(default: random on every seat)."),
+             bots: str = typer.Option(None, help="A policy per seat, comma-separated (default: random on "
+                                                  f"every seat): {POLICY_NAMES}."),
              setup: str = typer.Option(None, help="Setup as JSON, or @file.json (default: the ruleset's)."),
              db: str = DB, as_json: bool = AS_JSON,
              show_log: bool = typer.Option(False, "--show-log", help="Print the last battle's log."),
