@@ -110,3 +110,20 @@ def assert_clean_error(done: Ran | subprocess.CompletedProcess[str], *needles: s
 
 def no_traceback(done: Ran | subprocess.CompletedProcess[str]) -> None:
     assert "Traceback" not in done.stderr and "Traceback" not in done.stdout, done.stderr
+
+
+def simulated(work: Path, ruleset: str, battles: int, seed: str) -> object:
+    """`ringside simulate` of `battles` battles into `work`/sim.db; its JSON summary."""
+    return run_json("simulate", "--ruleset", ruleset, "--battles", str(battles), "--seed", seed,
+                    "--db", "sqlite:///sim.db", "--json", cwd=work)
+
+
+def assert_every_replay_verifies(work: Path, battle_ids: list[str], suffix: str = ".jsonl") -> None:
+    """Export each battle of `work`/sim.db, then verify them all in one call: OK for each."""
+    names = [f"b{i:02}{suffix}" for i in range(len(battle_ids))]
+    exported = [run("replay", "export", bid, "-o", name, "--db", "sqlite:///sim.db", cwd=work).returncode
+                for bid, name in zip(battle_ids, names)]
+    assert exported == [0] * len(names)
+    done = run("replay", "verify", *names, cwd=work)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines() == [f"OK {name}" for name in names]

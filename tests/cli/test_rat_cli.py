@@ -13,7 +13,8 @@ from domain.rulesets.rat.events import PartyShown
 from domain.sets import Sets
 from replays.audit import audit_set
 
-from .helpers import assert_clean_error, run, run_json
+from .helpers import assert_clean_error, assert_every_replay_verifies, run, run_json
+from .helpers import simulated as simulated_battles
 
 N = 50
 
@@ -21,15 +22,13 @@ N = 50
 @pytest.fixture(scope="module")
 def simulated(tmp_path_factory):
     work = tmp_path_factory.mktemp("rat-sim")
-    out = run_json("simulate", "--ruleset", "rat", "--battles", str(N), "--seed", "3",
-                   "--db", "sqlite:///r.db", "--json", cwd=work)
-    return work, out
+    return work, simulated_battles(work, "rat", N, "3")
 
 
 def test_every_simulated_rat_battle_ends(simulated):
     work, out = simulated
     assert out["battles"] == N == len(set(out["battle_ids"]))
-    with Battles(f"sqlite:///{work / 'r.db'}") as store:
+    with Battles(f"sqlite:///{work / 'sim.db'}") as store:
         states = [store.load(bid) for bid in out["battle_ids"]]
     assert all(s.outcome is not None for s in states)
     assert all(s.outcome.winner in ("party", "enemies", None) for s in states)
@@ -39,13 +38,7 @@ def test_every_simulated_rat_battle_ends(simulated):
 @pytest.mark.slow
 def test_every_exported_rat_replay_verifies(simulated):
     work, out = simulated
-    names = [f"b{i:02}.jsonl" for i in range(N)]
-    exported = [run("replay", "export", bid, "-o", name, "--db", "sqlite:///r.db", cwd=work).returncode
-                for bid, name in zip(out["battle_ids"], names)]
-    assert exported == [0] * N
-    done = run("replay", "verify", *names, cwd=work)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.splitlines() == [f"OK {name}" for name in names]
+    assert_every_replay_verifies(work, out["battle_ids"], ".jsonl")
 
 
 def test_a_simulated_rat_set_audits_ok_and_walks_its_route(tmp_path):

@@ -12,7 +12,8 @@ from domain.rulesets.ring.events import DeckBuilt
 from domain.sets import Sets
 from replays.audit import audit_set
 
-from .helpers import assert_clean_error, run, run_json
+from .helpers import assert_clean_error, assert_every_replay_verifies, run, run_json
+from .helpers import simulated as simulated_battles
 
 N = 50
 SEATS = ("p1", "p2")
@@ -21,15 +22,13 @@ SEATS = ("p1", "p2")
 @pytest.fixture(scope="module")
 def simulated(tmp_path_factory):
     work = tmp_path_factory.mktemp("ring-sim")
-    out = run_json("simulate", "--ruleset", "ring", "--battles", str(N), "--seed", "3",
-                   "--db", "sqlite:///r.db", "--json", cwd=work)
-    return work, out
+    return work, simulated_battles(work, "ring", N, "3")
 
 
 def test_every_simulated_ring_battle_ends_with_a_winner(simulated):
     work, out = simulated
     assert out["battles"] == N == len(set(out["battle_ids"]))
-    with Battles(f"sqlite:///{work / 'r.db'}") as store:
+    with Battles(f"sqlite:///{work / 'sim.db'}") as store:
         states = [store.load(bid) for bid in out["battle_ids"]]
     # The time limit gives a winner too, so no ring battle ends without one.
     assert [s.outcome is not None and s.outcome.winner in SEATS for s in states] == [True] * N
@@ -40,13 +39,7 @@ def test_every_simulated_ring_battle_ends_with_a_winner(simulated):
 @pytest.mark.slow
 def test_every_exported_ring_replay_verifies(simulated):
     work, out = simulated
-    names = [f"b{i:02}.jsonl.gz" for i in range(N)]
-    exported = [run("replay", "export", bid, "-o", name, "--db", "sqlite:///r.db", cwd=work).returncode
-                for bid, name in zip(out["battle_ids"], names)]
-    assert exported == [0] * N
-    done = run("replay", "verify", *names, cwd=work)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.splitlines() == [f"OK {name}" for name in names]
+    assert_every_replay_verifies(work, out["battle_ids"], ".jsonl.gz")
 
 
 def carry_by_the_rules(game, winner: str) -> dict:

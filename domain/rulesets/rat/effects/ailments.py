@@ -77,28 +77,26 @@ def cure_instead(q: Affliction, cured: str) -> Affliction:
     return replace(q, result="cure", cures=(*q.cures, cured))
 
 
-@HOOKS.hook(Phase.BEFORE, on=Affliction, kind="burned")
-def burned_meets(ctx: HookContext, s: Rat, q: Affliction) -> Affliction:
-    """BURNED: would it receive CHILLED, BURNED is cured instead."""
-    return cure_instead(q, "burned") if _mine(ctx, q) and q.kind == "chilled" and q.result in ("gain", "cure") \
-        else q
+def cured_by(incoming: str) -> Handler:
+    """on_status_given: the owner would receive `incoming`, so this ailment is cured instead."""
+    def meets(ctx: HookContext, s: Rat, q: Affliction) -> Affliction:
+        if _mine(ctx, q) and q.kind == incoming and q.result in ("gain", "cure"):
+            return cure_instead(q, ctx.effect.kind)
+        return q
+    return meets
+
+
+BURN_CURES = cured_by("burned")
+HOOKS.hook(Phase.BEFORE, on=Affliction, kind="burned")(cured_by("chilled"))    # BURNED: CHILLED cures it
+HOOKS.hook(Phase.BEFORE, on=Affliction, kind="frozen")(BURN_CURES)             # FROZEN: BURNED cures it
 
 
 @HOOKS.hook(Phase.BEFORE, on=Affliction, kind="chilled")
 def chilled_meets(ctx: HookContext, s: Rat, q: Affliction) -> Affliction:
     """CHILLED: CHILLED again becomes FROZEN; BURNED cures CHILLED instead."""
-    if not _mine(ctx, q):
-        return q
-    if q.kind == "chilled" and q.result == "gain":
+    if _mine(ctx, q) and q.kind == "chilled" and q.result == "gain":
         return replace(q, result="freeze")
-    return cure_instead(q, "chilled") if q.kind == "burned" and q.result in ("gain", "cure") else q
-
-
-@HOOKS.hook(Phase.BEFORE, on=Affliction, kind="frozen")
-def frozen_meets(ctx: HookContext, s: Rat, q: Affliction) -> Affliction:
-    """FROZEN: would it receive BURNED, FROZEN is cured instead."""
-    return cure_instead(q, "frozen") if _mine(ctx, q) and q.kind == "burned" and q.result in ("gain", "cure") \
-        else q
+    return BURN_CURES(ctx, s, q)
 
 
 @HOOKS.hook(Phase.BEFORE, on=CanAct, kind="stunned")
