@@ -17,6 +17,10 @@ def _entity(s: Rat, key: str, **changes: object) -> Rat:
     return replace(s, entities={**s.entities, key: replace(s.entities[key], **changes)})
 
 
+def _without(s: Rat, owner: str, kind: str) -> Rat:
+    return replace(s, effects=tuple(x for x in s.effects if not (x.owner == owner and x.kind == kind)))
+
+
 def _passives(members: tuple[Entity, ...]) -> tuple[Status, ...]:
     """Worn equipment's passive effects, in member and slot order."""
     return tuple(Status(kind=CONTENT.equipment[item].effect, owner=m.id, source="equipment")
@@ -140,7 +144,7 @@ def _(e: ev.StatusGained, s: Rat) -> Rat:
 
 @evolve.on()
 def _(e: ev.StatusRemoved, s: Rat) -> Rat:
-    return replace(s, effects=tuple(x for x in s.effects if not (x.owner == e.target and x.kind == e.kind)))
+    return _without(s, e.target, e.kind)
 
 
 @evolve.on()
@@ -157,8 +161,7 @@ def _(e: ev.Protected, s: Rat) -> Rat:
 
 @evolve.on()
 def _(e: ev.Analyzed, s: Rat) -> Rat:
-    if s.has(e.target, "analyzed"):
-        s = replace(s, effects=tuple(x for x in s.effects if not (x.owner == e.target and x.kind == "analyzed")))
+    s = _without(s, e.target, "analyzed")
     return replace(s, effects=(*s.effects, Status(kind="analyzed", owner=e.target, source=f"analyze:{e.mode}")))
 
 

@@ -8,7 +8,7 @@ from domain.engine.hooks import modify
 from .commands import Act
 from .content import CONTENT, Action
 from .effects.queries import HOOKS, CanAct, Selectable
-from .state import Entity, Rat, foe
+from .state import Entity, Rat
 
 
 def stopped(s: Rat, e: Entity) -> str:

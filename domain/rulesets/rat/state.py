@@ -21,7 +21,6 @@ class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     defense_scale: int = 100        # damage = power% x ATK x scale / (scale + DEF)
     roll_min_pct: int = 85          # each hit rolls 85..100% of that (hidden for enemies)
     wish_delay: int = 2             # WISH heals at the start of the 2nd turn after use
-    stutter_pp: int = 3
     soda_turns: int = 5             # NOVELTY_SODA_HAT: the first 5 turns
     max_turns: int = 60             # then the battle is drawn
     intrinsic_weight: int = 1       # random AI: tickets of an intrinsic move (no PP to count)

@@ -19,6 +19,7 @@ from domain.rulesets.rat import RULESET
 from domain.rulesets.rat.commands import Act
 from domain.rulesets.rat.decide import decide
 from domain.rulesets.rat.effects.queries import RatResolver
+from domain.rulesets.rat.events import TurnEnded
 from domain.rulesets.rat.evolve import evolve
 from domain.rulesets.rat.legal import to_plan
 from domain.rulesets.rat.state import ENEMIES, PARTY, Entity, Params, Rat, Status
@@ -88,13 +89,9 @@ def turn(s: Rat, plans: Plans, seed: bytes = SEED) -> tuple[list[Event], Rat]:
         events.extend(decision.events)
         assert decision.state is not None
         s = decision.state
-        if s.turn != _turn_of(events, s) or s.result is not None:
+        if s.result is not None or any(isinstance(e, TurnEnded) for e in events):
             return events, s
     raise AssertionError("the turn never resolved")
-
-
-def _turn_of(events: list[Event], s: Rat) -> int:
-    return s.turn if not any(type(e).__name__ == "TurnEnded" for e in events) else -1
 
 
 def fold(s: Rat | None, events: Iterable[Event]) -> Rat:

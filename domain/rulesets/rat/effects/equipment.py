@@ -2,16 +2,19 @@
 off while its wearer is knocked out (`Entity.standing`)."""
 from __future__ import annotations
 
-from domain.engine.events import Event
-from domain.engine.hooks import Handler, HookContext, Phase
+from collections.abc import Callable
+
 from msgspec.structs import replace
 
+from domain.engine.events import Event
+from domain.engine.hooks import Handler, HookContext, Phase
+
 from .. import events as ev
-from ..state import Rat
+from ..content import CONTENT
+from ..state import Params, Rat
 from ..stats import clamp_level
 from .hp import afflict, heal, triggered
 from .queries import HOOKS, Affliction, KoCheck, Selectable, StatQuery, StrikeQuery, TurnEnding
-from ..content import CONTENT
 
 
 def _worn(ctx: HookContext, s: Rat, entity: str | None = None) -> bool:
@@ -25,11 +28,12 @@ def ball_and_chain(ctx: HookContext, s: Rat, q: StatQuery) -> StatQuery:
     return replace(q, floor=True) if q.stat == "spd" and not q.floor and _worn(ctx, s, q.entity) else q
 
 
-def regen(fraction: int, turns: str | None) -> Handler:
+def regen(fraction: int, turns: Callable[[Params], int] | None) -> Handler:
+    """on_turn_end: 1/`fraction` of max HP, in the battle's first `turns(params)` turns (or all)."""
     def on_turn_end(ctx: HookContext, s: Rat, e: TurnEnding) -> list[Event]:
         wearer = s.entities[ctx.effect.owner]
-        limit = getattr(s.params, turns) if turns else None
-        if e.entity == wearer.id and _worn(ctx, s) and wearer.hp < wearer.max_hp and (limit is None or e.turn <= limit):
+        in_time = turns is None or e.turn <= turns(s.params)
+        if e.entity == wearer.id and _worn(ctx, s) and wearer.hp < wearer.max_hp and in_time:
             triggered(ctx.resolver, ctx.effect.kind, wearer.id, e.TOPIC)
             heal(ctx.resolver, wearer.id, max(1, wearer.max_hp // fraction), ctx.effect.kind, wearer.id)
         return []
@@ -37,7 +41,7 @@ def regen(fraction: int, turns: str | None) -> Handler:
 
 
 # NOVELTY_SODA_HAT: 1/16 of max HP at the end of each of the battle's first 5 turns.
-HOOKS.hook(Phase.AFTER, on=TurnEnding, kind="novelty_soda_hat")(regen(16, "soda_turns"))
+HOOKS.hook(Phase.AFTER, on=TurnEnding, kind="novelty_soda_hat")(regen(16, lambda p: p.soda_turns))
 # REGEN_SCARF (seed 003, 2.4.1's example passive): 1/16 at the end of every turn.
 HOOKS.hook(Phase.AFTER, on=TurnEnding, kind="regen_scarf")(regen(16, None))
 
