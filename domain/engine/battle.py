@@ -219,7 +219,7 @@ def decide_batch(ruleset: Ruleset[Any], state: BattleState, seat: str,
     if seat not in state.table.seats:
         raise RuleViolation(f"{quote(seat)} is not a seat of this battle")
     waiting = ruleset.awaiting(state.game)
-    if seat not in waiting:
+    if seat not in waiting and _wire_type(command) not in ruleset.anytime:
         raise NotYourTurn(f"{seat} cannot act now; waiting for {', '.join(sorted(waiting)) or 'nobody'}",
                           awaiting=sorted(waiting))
     if not isinstance(command, Command):
@@ -231,6 +231,10 @@ def decide_batch(ruleset: Ruleset[Any], state: BattleState, seat: str,
         raise RuntimeError(f"{ruleset.id}: a command batch must start with the acting seat's action event, "
                            f"got {[e.TOPIC for e in events[:1]]}")
     return extend(ruleset, state, [], decision)
+
+
+def _wire_type(command: Command | Mapping[str, Any]) -> object:
+    return command.wire_type() if isinstance(command, Command) else command.get("type")
 
 
 def extend(ruleset: Ruleset[Any], state: BattleState, out: list[Recorded],

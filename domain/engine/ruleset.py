@@ -15,6 +15,7 @@ whether it exists:
 | `turn(state)`: the public turn number, for timelines and AI memory | 0 (no turns) |
 | `memory_known(view, seat)`: the others' resources a seat knows | nothing |
 | `bots`: the game's own bot policies, by name | none (the generic ones still play) |
+| `anytime`: command types any seat may send whenever the battle runs (a forfeit) | none |
 """
 from __future__ import annotations
 
@@ -112,6 +113,10 @@ class Ruleset(Generic[S]):
     turn: Callable[[S], int] = no_turns
     memory_known: Callable[[Mapping[str, Any], Seat], dict[str, Any]] = nothing_known
     bots: Mapping[str, BotFactory] = field(default_factory=dict)
+    # Command types any seat of the table may send at any time while the battle runs, awaited
+    # or not (skirmish's forfeit). They are not moves: `legal_commands` leaves them out, so no
+    # bot picks them, and `decide` must accept them from every seat in every running state.
+    anytime: frozenset[str] = frozenset()
 
     @property
     def content_hash(self) -> str:

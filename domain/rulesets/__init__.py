@@ -1,2 +1,2 @@
 """Every game Ringside hosts; importing this package registers them all."""
-from . import deckduel, rat, ring  # noqa: F401
+from . import deckduel, rat, ring, skirmish  # noqa: F401

@@ -41,7 +41,8 @@ class RulesetContract(ABC):
     # -- what each ruleset supplies -----------------------------------------------------------
     @abstractmethod
     def perturb_hidden(self, game: Any, owner: str | None, rng: Rng) -> Any:
-        """Change only data that `owner` hides from everyone else (None: data no player sees)."""
+        """Change only data that `owner` hides from everyone else (None: data no player sees).
+        Return None where `owner` hides nothing yet (skirmish before anyone has chosen)."""
 
     @abstractmethod
     def refused_commands(self, game: Any, seat: str) -> Sequence[dict[str, Any]]:
@@ -228,6 +229,8 @@ class RulesetContract(ABC):
         for state in self.states(matches[0]):
             for owner in (*self.ruleset.default_table().seats, *((None,) if self.server_only_state else ())):
                 other = self.perturb_hidden(state.game, owner, rng)
+                if other is None:       # the ruleset says nothing is hidden at this point
+                    continue
                 assert other != state.game, f"perturb_hidden changed nothing for {owner} at seq {state.seq}"
                 for viewer in self.viewers():
                     if owner is not None and viewer.seat == owner:
@@ -241,6 +244,10 @@ class RulesetContract(ABC):
         """A scripted order is hidden like a shuffle: from BattleCreated's setup, the rest of the
         create batch, the replay header and the views, every other viewer gets the same bytes."""
         variants = self.hidden_setup_variants()
+        if self.setups_hide_nothing:
+            assert not variants and self.ruleset.sealing is None
+            assert self.ruleset.withhold_setup(self.ruleset.fresh_setup()) is None
+            return
         assert variants, "declare hidden_setup_variants for this ruleset"
         for a, b, owner in variants:
             made = [self.created(setup) for setup in (a, b)]
@@ -252,7 +259,26 @@ class RulesetContract(ABC):
                         for state, records in made]
                 assert seen[0] == seen[1], (owner, viewer)
 
+    # A ruleset whose setups hold nothing secret (skirmish: teams are public) says so here.
+    setups_hide_nothing: ClassVar[bool] = False
+
     # -- the declared parts (contract v2) -------------------------------------------------------
+    def test_anytime_commands_are_accepted_from_every_seat(self, matches):
+        """A command type the ruleset accepts at any time (a forfeit) is accepted from every
+        seat in every running state, awaited or not, and is never listed as a move."""
+        checked = 0
+        for state in list(self.states(matches[1]))[::7]:
+            if state.outcome is not None:
+                continue
+            for seat in state.table.seats:
+                listed = {self.ruleset.codec.wire(c)["type"] for c in self.ruleset.legal_commands(state.game, seat)}
+                for kind in sorted(self.ruleset.anytime):
+                    assert kind not in listed
+                    after, records = decide_batch(self.ruleset, state, seat, {"type": kind})
+                    assert records[0].event.acting_seat() == seat
+                    checked += 1
+        assert checked > 0 or not self.ruleset.anytime
+
     def seat_setups(self) -> list[dict[str, Any]]:
         """Setups whose tables differ from the default (more seats, where the ruleset allows
         them, or a seat for a side the rules play by default); each is played to the end with

@@ -1,0 +1,33 @@
+"""`skirmish`: the tactical card game on tiles of seed 001. See README.md for every open choice."""
+from __future__ import annotations
+
+import msgspec
+
+from domain.engine.ruleset import Ruleset, register
+
+from . import decide as rules
+from .bots import BOTS
+from .commands import CODEC
+from .content import CONTENT
+from .evolve import evolve
+from .legal import awaiting, legal_commands
+from .prepare import start
+from .setup import DEFAULT_SETUP, parse_setup
+from .state import Params, Skirmish
+from .view import memory_known, view
+
+RULESET: Ruleset[Skirmish] = register(Ruleset(
+    id="skirmish", version="1.0.0", content=CONTENT, state_type=Skirmish, codec=CODEC,
+    default_setup=DEFAULT_SETUP,
+    setup_schema={
+        "mode": "duel (3 fielded) or raid (up to 5 fielded)",
+        "board": f"one of {', '.join(CONTENT.boards)} (default: meadow for a duel, colosseum for a raid)",
+        "p1": "{team: 3..5 character ids, three of them from one party}",
+        "p2": f"{{team: [...]}}, or in a raid {{boss: {' | '.join(CONTENT.bosses)}}}",
+        "first_player": "p1, p2 or null (the battle's RNG picks)",
+        "params": msgspec.to_builtins(Params()),
+    },
+    parse_setup=parse_setup, start=start, evolve=evolve, awaiting=awaiting,
+    legal_commands=legal_commands, decide=rules.decide, view=view, outcome=rules.outcome,
+    turn=rules.turn, memory_known=memory_known, bots=BOTS, anytime=frozenset({"forfeit"}),
+))

@@ -1,0 +1,152 @@
+"""Loads the TOML content (classes, characters, cards, talents, effects, keywords, boards) into
+frozen records and hashes it."""
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+
+import msgspec
+
+from domain.engine.content import ContentFiles
+from domain.engine.grid import Cell, Grid
+
+CONTENT_DIR = Path(__file__).parent / "content"
+TARGETS = ("self", "ally", "enemy", "all_allies", "all_enemies")
+
+
+class Tier(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    power: int
+    armor: int
+
+
+class Class(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: str
+    name: str
+    ranged: bool
+    power: str
+    armor: str
+    skill: str
+
+
+class Party(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: str
+    name: str
+    text: str = ""
+    raid_only: bool = False         # a boss's brood: never part of a player's team
+
+
+class Character(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: str
+    name: str
+    party: str
+    cls: str = msgspec.field(name="class")
+    talent: str
+    cards: tuple[str, ...]
+    power: str | None = None        # a tier other than the class's (a boss)
+    armor: str | None = None
+    armor_scale: int = 1            # a raid boss's armor is its tier's times this
+    copies: int | None = None       # copies of each unique card other than params.unique_copies
+
+
+class Step(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    do: str
+    amount: int = 0
+    count: int = 0
+    effect: str | None = None
+
+
+class Card(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: str
+    name: str
+    cost: int
+    target: str
+    owner: str | None = None        # a character's unique card
+    cls: str | None = msgspec.field(default=None, name="class")   # a class's basic skill
+    range: int | None = None
+    keyword: str | None = None
+    effects: tuple[Step, ...] = ()
+    keyed: tuple[Step, ...] = ()
+    text: str = ""
+
+
+class Rule(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A talent, effect or keyword: its name and text; `when` (talents) or `lasts` (effects)."""
+    id: str
+    name: str
+    text: str
+    when: str | None = None         # prologue, epilogue or interlude
+    lasts: str | None = None        # timed (until the start of the giver's next turn) or consumed
+
+
+class Boss(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: str
+    name: str
+    boss: str
+    escorts: tuple[str, ...]
+    text: str = ""
+
+
+class Board(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, dict=True):
+    id: str
+    name: str
+    rows: tuple[str, ...]
+
+    @cached_property
+    def grid(self) -> Grid:
+        return Grid(len(self.rows[0]), len(self.rows))
+
+    def cells_marked(self, mark: str) -> tuple[Cell, ...]:
+        return tuple(Cell(col=c, row=r) for r, line in enumerate(self.rows)
+                     for c, ch in enumerate(line) if ch == mark)
+
+    @cached_property
+    def rocks(self) -> frozenset[Cell]:
+        return frozenset(self.cells_marked("#"))
+
+    def zone(self, seat: str) -> tuple[Cell, ...]:
+        return self.cells_marked("a" if seat == "p1" else "b")
+
+
+def _table(raw: dict[str, dict[str, object]], kind: type[msgspec.Struct]) -> dict[str, msgspec.Struct]:
+    return {key: msgspec.convert({"id": key, **body}, type=kind) for key, body in raw.items()}
+
+
+class Content(ContentFiles):
+    TABLES = ("classes", "parties", "characters", "cards", "talents", "effects", "keywords", "bosses", "boards")
+
+    def __init__(self, directory: Path = CONTENT_DIR):
+        super().__init__(directory)
+        classes, chars, rules = self.toml("classes.toml"), self.toml("characters.toml"), self.toml("rules.toml")
+        self.tiers = {k: msgspec.convert(v, type=Tier) for k, v in classes["tiers"].items()}
+        self.classes: dict[str, Class] = _table(classes["classes"], Class)  # type: ignore[assignment]
+        self.parties: dict[str, Party] = _table(chars["parties"], Party)  # type: ignore[assignment]
+        self.characters: dict[str, Character] = _table(chars["characters"], Character)  # type: ignore[assignment]
+        self.bosses: dict[str, Boss] = _table(chars["bosses"], Boss)  # type: ignore[assignment]
+        self.cards: dict[str, Card] = _table(self.toml("cards.toml")["cards"], Card)  # type: ignore[assignment]
+        self.talents: dict[str, Rule] = _table(rules["talents"], Rule)  # type: ignore[assignment]
+        self.effects: dict[str, Rule] = _table(rules["effects"], Rule)  # type: ignore[assignment]
+        self.keywords: dict[str, Rule] = _table(rules["keywords"], Rule)  # type: ignore[assignment]
+        self.boards: dict[str, Board] = _table(self.toml("boards.toml")["boards"], Board)  # type: ignore[assignment]
+
+    def as_json(self) -> dict[str, object]:
+        shown = super().as_json()
+        shown["tiers"] = {k: msgspec.to_builtins(v) for k, v in self.tiers.items()}
+        return shown
+
+    def stats(self, character: str) -> tuple[int, int]:
+        """A character's power and armor: its class's tiers, or its own (a boss)."""
+        c = self.characters[character]
+        cls = self.classes[c.cls]
+        power = self.tiers[c.power or cls.power].power
+        return power, self.tiers[c.armor or cls.armor].armor * c.armor_scale
+
+    def pool(self, character: str, class_copies: int, unique_copies: int) -> tuple[str, ...]:
+        """Seed 001, Cards: 4 copies of the class skill card and 3 of each unique card."""
+        c = self.characters[character]
+        skill = self.classes[c.cls].skill
+        copies = c.copies if c.copies is not None else unique_copies
+        return (skill,) * class_copies + tuple(card for card in c.cards for _ in range(copies))
+
+
+CONTENT = Content()
+CARDS = CONTENT.cards

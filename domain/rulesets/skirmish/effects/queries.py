@@ -1,0 +1,143 @@
+"""Queries the effects modify, the resolver that runs a skirmish batch, and the small moves
+every rule shares: drawing, giving and ending effects, fainting, defeat."""
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.engine.events import Event
+from domain.engine.hooks import Effect, Hooks, Resolver, modify
+from domain.engine.rng import Rng
+
+from .. import events as ev
+from ..content import CONTENT
+from ..evolve import evolve
+from ..state import SEATS, Skirmish, Unit, effects
+
+HOOKS = Hooks()
+
+
+class StrikePower(msgspec.Struct, frozen=True, kw_only=True):
+    """The power of an attack (seed 001, Combat: the defender takes the attacker's power)."""
+    attacker: str
+    target: str
+    power: int
+    round: int
+
+
+class Allowance(msgspec.Struct, frozen=True, kw_only=True):
+    """Whether a unit may `act` (move, attack or counter) now; `spent` says it already has this
+    turn; `adrenaline` that Adrenaline pays for it."""
+    unit: str
+    act: str
+    spent: bool
+    allowed: bool
+    adrenaline: bool = False
+
+
+class Targetable(msgspec.Struct, frozen=True, kw_only=True):
+    unit: str
+    by: str                         # the seat targeting it
+    allowed: bool = True
+
+
+class Provokes(msgspec.Struct, frozen=True, kw_only=True):
+    """Aggression: whether `target` forces `attacker` to attack it at the start of its turn."""
+    attacker: str
+    target: str
+    provoked: bool = False
+
+
+class SkirmishResolver(Resolver[Skirmish]):
+    def __init__(self, state: Skirmish, rng: Rng):
+        super().__init__(state, evolve, HOOKS, effects, rng)
+
+    def follow(self, event: Event) -> None:
+        """Seed 001, Combat: a unit whose damage taken surpasses its armor faints."""
+        if isinstance(event, (ev.Struck, ev.SkillDamaged)):
+            key = event.target if isinstance(event, ev.Struck) else event.unit
+            unit = self.state.units[key]
+            if not unit.fainted and unit.damage > unit.armor:
+                self.emit(ev.UnitFainted(unit=key))
+
+    @property
+    def over(self) -> bool:
+        return bool(self.state.defeated)
+
+
+def ask(s: Skirmish, query: Any) -> tuple[Any, list[Effect]]:
+    """The query after every effect's modifiers, and the effects that changed it."""
+    return modify(HOOKS, effects(s), s, query)
+
+
+def allowance(s: Skirmish, unit: Unit, act: str) -> Allowance:
+    spent = {"move": unit.moved, "attack": unit.attacked, "counter": unit.countered}[act]
+    result: Allowance = ask(s, Allowance(unit=unit.key, act=act, spent=spent, allowed=not spent))[0]
+    return result
+
+
+def targetable(s: Skirmish, unit: Unit, by: str) -> bool:
+    return bool(ask(s, Targetable(unit=unit.key, by=by))[0].allowed)
+
+
+def reach(s: Skirmish, unit: Unit) -> int:
+    return s.params.ranged_reach if unit.ranged else s.params.melee_reach
+
+
+def speed(s: Skirmish, unit: Unit) -> int:
+    return s.params.ranged_speed if unit.ranged else s.params.melee_speed
+
+
+def give(b: SkirmishResolver, key: str, effect: str, by: str) -> None:
+    """Seed 001, Effects: applying an effect already present does nothing."""
+    unit = b.state.units[key]
+    if unit.on_board and not unit.has(effect):
+        b.emit(ev.EffectGiven(unit=key, effect=effect, by=by))
+
+
+def end_effect(b: SkirmishResolver, key: str, effect: str, reason: str) -> None:
+    if b.state.units[key].has(effect):
+        b.emit(ev.EffectEnded(unit=key, effect=effect, reason=reason))
+
+
+def draw(b: SkirmishResolver, seat: str, count: int) -> None:
+    """Seed 001, Cards and Defeat: one card at a time; a full hand discards the card drawn;
+    an empty deck loses the match."""
+    for _ in range(count):
+        if b.over:
+            return
+        p = b.state.player(seat)
+        if not p.deck:
+            b.emit(ev.DrawFailed(seat=seat))
+            defeat(b, seat, "drew from an empty deck")
+        elif len(p.hand) >= b.state.params.hand_limit:
+            b.emit(ev.CardBurned(seat=seat, card=p.deck[0]))
+        else:
+            b.emit(ev.CardsDrawn(seat=seat, count=1, cards=p.deck[:1]))
+
+
+def defeat(b: SkirmishResolver, seat: str, reason: str) -> None:
+    if all(lost != seat for lost, _ in b.state.defeated):
+        b.emit(ev.PlayerDefeated(seat=seat, reason=reason))
+
+
+def check_defeat(b: SkirmishResolver) -> None:
+    """Seed 001, Defeat: a player all of whose characters have fainted loses (a unit due back
+    through Second Chance has not left for good)."""
+    if b.state.phase != "combat":
+        return
+    for seat in SEATS:
+        if all(u.fainted and not u.returning for u in b.state.fielded(seat)):
+            defeat(b, seat, "lost every character")
+
+
+def heal(b: SkirmishResolver, key: str, amount: int, by: str) -> None:
+    unit = b.state.units[key]
+    healed = min(amount, unit.damage)
+    if unit.on_board and healed > 0:
+        b.emit(ev.Healed(unit=key, amount=healed, damage=unit.damage - healed, by=by))
+
+
+def lasts(effect: str) -> str:
+    return CONTENT.effects[effect].lasts or "consumed"

@@ -1,0 +1,80 @@
+"""What a seat may do now: exactly the commands `decide` accepts."""
+from __future__ import annotations
+
+from itertools import combinations
+
+from domain.engine.events import Command
+
+from .board import distance
+from .cards import can_use
+from .combat import attackable, walk_targets
+from .commands import Attack, EndTurn, Field, Mulligan, Move, Place, Play
+from .content import CARDS, Card
+from .effects.queries import allowance, targetable
+from .prepare import field_range, free_zone, unplaced
+from .state import SEATS, Skirmish, Unit, opponent
+
+
+def awaiting(s: Skirmish) -> frozenset[str]:
+    if s.defeated:
+        return frozenset()
+    if s.phase in ("select", "mulligan"):
+        return s.choices.waiting_for() if s.choices else frozenset()
+    if s.phase == "place":
+        return frozenset(seat for seat in SEATS if unplaced(s, seat))
+    return frozenset((s.active,)) if s.active else frozenset()
+
+
+def legal_commands(s: Skirmish, seat: str) -> list[Command]:
+    if seat not in awaiting(s):
+        return []
+    if s.phase == "select":
+        return selections(s, seat)
+    if s.phase == "place":
+        cells = free_zone(s, seat)
+        return [Place(character=c, cell=tuple(cell.to_wire())) for c in unplaced(s, seat) for cell in cells]
+    if s.phase == "mulligan":
+        hand = s.player(seat).hand
+        picks = {tuple(sorted(c)) for n in range(len(hand) + 1) for c in combinations(hand, n)}
+        return [Mulligan(cards=p) for p in sorted(picks, key=lambda p: (len(p), p))]
+    return combat_commands(s, seat)
+
+
+def selections(s: Skirmish, seat: str) -> list[Command]:
+    team = [s.units[k] for k in s.player(seat).units]
+    boss = [u.character for u in team if u.boss]
+    return [Field(characters=tuple(u.character for u in pick)) for n in field_range(s, seat)
+            for pick in combinations(team, n) if all(b in {u.character for u in pick} for b in boss)]
+
+
+def combat_commands(s: Skirmish, seat: str) -> list[Command]:
+    found: list[Command] = []
+    units = [u for u in s.fielded(seat) if u.on_board]
+    for unit in units:
+        found += [Move(character=unit.character, to=tuple(cell)) for cell in walk_targets(s, unit)]
+    for unit in units:
+        if allowance(s, unit, "attack").allowed:
+            found += [Attack(character=unit.character, target=t.key) for t in attackable(s, unit)]
+    p = s.player(seat)
+    for card_id in sorted(set(p.hand)):
+        card = CARDS[card_id]
+        if card.cost <= p.ap:
+            found += [play for unit in units if can_use(card, unit) for play in plays(s, seat, card, unit)]
+    found.append(EndTurn())
+    return found
+
+
+def plays(s: Skirmish, seat: str, card: Card, user: Unit) -> list[Command]:
+    exerts = (False, True) if card.keyword == "exert" and s.player(seat).max_ap >= 1 else (False,)
+    targets: list[str | None]
+    if card.target in ("self", "all_allies", "all_enemies"):
+        targets = [None]
+    elif card.target == "ally":
+        targets = [u.key for u in s.fielded(seat) if u.on_board]
+    else:
+        targets = [u.key for u in s.fielded(opponent(seat)) if u.on_board and targetable(s, u, seat)
+                   and (card.range is None or distance(s, user, u) <= card.range)]
+    return [Play(card=card.id, character=user.character, target=t, exert=x) for t in targets for x in exerts]
+
+
+__all__ = ["awaiting", "legal_commands", "allowance"]

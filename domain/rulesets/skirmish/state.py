@@ -1,0 +1,151 @@
+"""Skirmish state: the units on the board, each player's piles and action points, the phase.
+Frozen; updated with `msgspec.structs.replace`."""
+from __future__ import annotations
+
+import msgspec
+from msgspec.structs import replace
+
+from domain.engine.choices import PendingChoices
+from domain.engine.grid import Cell
+from domain.engine.hooks import Effect
+
+SEATS = ("p1", "p2")
+Pos = tuple[int, int]               # (col, row); on the wire [col, row]
+
+
+class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Numbers seed 001 states, and those it leaves open (README.md names the section each fills)."""
+    starting_hand: int = 3          # Preparation 3: "each of the three cards in their starting hand"
+    hand_limit: int = 7             # Cards
+    ap_cap: int = 10                # Action points
+    class_copies: int = 4           # Cards: four copies of the class skill card
+    unique_copies: int = 3          # Cards: three copies of each unique card
+    duel_field: int = 3             # Preparation (Duels)
+    raid_field_min: int = 1         # Preparation (Raids): "up to five"
+    raid_field_max: int = 5
+    ranged_reach: int = 2           # Classes: exactly two tiles away
+    melee_reach: int = 1
+    ranged_speed: int = 3
+    melee_speed: int = 5
+    prowess_percent: int = 100      # Prowess: "sharply increase" = +100% power
+    amplify_per_round: int = 2      # Amplify: + this x the round number
+    fortified_power: int = 1        # Fortified: "to one"
+    threshold_ap: int = 5           # Threshold: "five or more remaining action points"
+    intimidate_power: int = 2       # Intimidating Presence: one tier of power...
+    intimidate_armor: int = 10      # ...and one tier of armor
+    serene_grace_heal: int = 20     # Serene Grace: damage healed on each ally
+    last_will_draw: int = 3         # Last Will: "Draw three cards"
+    early_bird_ap: int = 1          # Early Bird: one point of maximum AP
+
+
+class Chip(msgspec.Struct, frozen=True):
+    """An effect on a unit (seed 001, Effects), and the seat that gave it: a timed effect
+    lasts until the start of that seat's next turn."""
+    kind: str
+    by: str
+
+
+class Unit(msgspec.Struct, frozen=True, kw_only=True):
+    key: str                        # "<seat>.<character>"
+    seat: str
+    character: str
+    cls: str
+    ranged: bool
+    power: int
+    armor: int
+    talent: str
+    fielded: bool = False
+    cell: Pos | None = None         # None off the board: not placed yet, or fainted
+    damage: int = 0
+    chips: tuple[Chip, ...] = ()
+    moved: bool = False
+    attacked: bool = False
+    countered: bool = False
+    boss: bool = False              # a raid boss: its side must field it
+    entered: bool = False           # has entered the match (Prologue, once)
+    exits: int = 0                  # times it has left the match (Epilogue, the first time)
+    fainted: bool = False
+    returning: bool = False         # Second Chance: back at the start of its seat's next turn
+    last_cell: Pos | None = None
+
+    @property
+    def on_board(self) -> bool:
+        return self.cell is not None and not self.fainted
+
+    def has(self, kind: str) -> bool:
+        return any(chip.kind == kind for chip in self.chips)
+
+    def at(self) -> Cell:
+        assert self.cell is not None, f"{self.key} is not on the board"
+        return Cell(col=self.cell[0], row=self.cell[1])
+
+
+class Player(msgspec.Struct, frozen=True, kw_only=True):
+    seat: str
+    units: tuple[str, ...]          # the team's unit keys, in team order
+    deck: tuple[str, ...] = ()      # top first
+    hand: tuple[str, ...] = ()
+    discard: tuple[str, ...] = ()   # top last
+    ap: int = 0
+    max_ap: int = 0
+    storm: int = 0                  # skills with Storm used, plus Gathering Storm's raises
+
+
+class Skirmish(msgspec.Struct, frozen=True, kw_only=True):
+    params: Params
+    mode: str                       # "duel" or "raid"
+    board: str
+    p1: Player
+    p2: Player
+    units: dict[str, Unit]
+    phase: str = "select"           # select, place, mulligan, combat
+    choices: PendingChoices | None = None
+    placements: dict[str, Pos] = {}  # secret until every unit is placed
+    turn: int = 0
+    active: str | None = None
+    first_player: str | None = None
+    defeated: tuple[tuple[str, str], ...] = ()   # (seat, reason)
+
+    def player(self, seat: str) -> Player:
+        return self.p1 if seat == "p1" else self.p2
+
+    def with_player(self, seat: str, player: Player) -> Skirmish:
+        return replace(self, p1=player) if seat == "p1" else replace(self, p2=player)
+
+    def with_unit(self, unit: Unit) -> Skirmish:
+        return replace(self, units={**self.units, unit.key: unit})
+
+    def fielded(self, seat: str) -> list[Unit]:
+        return [u for k in self.player(seat).units if (u := self.units[k]).fielded]
+
+    def on_board(self) -> list[Unit]:
+        return [u for u in self.units.values() if u.on_board]
+
+    def occupant(self, cell: Cell) -> Unit | None:
+        pos = (cell.col, cell.row)
+        return next((u for u in self.units.values() if u.cell == pos and not u.fainted), None)
+
+    def round(self) -> int:
+        """Both players' turns make a round: turns 1 and 2 are round 1."""
+        return (self.turn + 1) // 2
+
+
+def opponent(seat: str) -> str:
+    return "p2" if seat == "p1" else "p1"
+
+
+def effects(s: Skirmish) -> tuple[Effect, ...]:
+    """Hooked effects in source order: each fielded unit's talent, then the chips on it."""
+    found: list[Effect] = []
+    for unit in s.units.values():
+        if not unit.fielded:
+            continue
+        found.append(Effect(kind=unit.talent, owner=unit.key))
+        if not unit.fainted:
+            found.extend(Effect(kind=chip.kind, owner=unit.key, source=chip.by) for chip in unit.chips)
+    return tuple(found)
+
+
+def without(pile: tuple[str, ...], card: str) -> tuple[str, ...]:
+    i = pile.index(card)
+    return pile[:i] + pile[i + 1:]
