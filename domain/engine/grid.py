@@ -26,6 +26,7 @@ import heapq
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from .errors import RuleViolation, quote
 
@@ -34,9 +35,9 @@ UP, RIGHT, DOWN, LEFT = (0, -1), (1, 0), (0, 1), (-1, 0)
 UP_RIGHT, DOWN_RIGHT, DOWN_LEFT, UP_LEFT = (1, -1), (1, 1), (-1, 1), (-1, -1)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True, order=True)
-class Cell:
-    """One square of a board. Cells sort in reading order: by row, then by column."""
+class Cell(NamedTuple):
+    """One square of a board. Cells sort in reading order: by row, then by column. (A named
+    tuple: hashing and comparing cells is the inner loop of every path search.)"""
     row: int
     col: int
 
@@ -119,7 +120,14 @@ class Grid:
 
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
         """The cells one step from `cell`, in `Metric.steps` order."""
-        return tuple(n for n in (cell.shifted(step) for step in self.metric.steps) if n in self)
+        table = _NEIGHBOURS.get(self)
+        if table is None:
+            table = _NEIGHBOURS[self] = {c: tuple(n for n in (c.shifted(step) for step in self.metric.steps) if n in self)
+                                         for c in self.cells()}
+        found = table.get(cell)
+        if found is None:       # off the board: its neighbours that are on it
+            return tuple(n for n in (cell.shifted(step) for step in self.metric.steps) if n in self)
+        return found
 
     def within(self, center: Cell, radius: int) -> tuple[Cell, ...]:
         """The cells at most `radius` from `center`, `center` included, in reading order."""
@@ -132,6 +140,9 @@ class Grid:
         while len(cells) < length and (cell := start.shifted(step, len(cells) + 1)) in self:
             cells.append(cell)
         return tuple(cells)
+
+
+_NEIGHBOURS: dict[Grid, dict[Cell, tuple[Cell, ...]]] = {}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -134,10 +134,25 @@ def opponent(seat: str) -> str:
     return "p2" if seat == "p1" else "p1"
 
 
+_last_effects: tuple[object, tuple[Effect, ...]] = (None, ())
+
+
 def effects(s: Skirmish) -> tuple[Effect, ...]:
-    """Hooked effects in source order: each fielded unit's talent, then the chips on it."""
+    """Hooked effects in source order: each fielded unit's talent, then the chips on it. They
+    depend on the units alone, and the same units dict gives back the same tuple (which the
+    hooks look up by identity)."""
+    global _last_effects
+    units, found = _last_effects        # one read of one pair: safe across threads
+    if units is s.units:
+        return found
+    found = _effects(s.units)
+    _last_effects = (s.units, found)
+    return found
+
+
+def _effects(units: dict[str, Unit]) -> tuple[Effect, ...]:
     found: list[Effect] = []
-    for unit in s.units.values():
+    for unit in units.values():
         if not unit.fielded:
             continue
         found.append(Effect(kind=unit.talent, owner=unit.key))
