@@ -10,7 +10,8 @@
 // - sideSeats (rat): the seat that plays each side, to name a winning side's player.
 //
 // rat has its own panel (rat.js: the priority queue, HP bars, ailment chips); its hints
-// name the sides and the ailments as the battle screen shows them.
+// name the sides and the ailments as the battle screen shows them. skirmish has its own too
+// (skirmish.js: the board of tiles, AP and piles); its hints name the phases.
 
 export const HINTS = {
   ring: {
@@ -30,6 +31,9 @@ export const HINTS = {
     labels: { party: "Party", enemies: "Enemies", accelerated_status: "accelerated",
       decelerated_status: "decelerated" },
     sideSeats: { party: "p1", enemies: "p2" },
+  },
+  skirmish: {
+    labels: { select: "selection", place: "placement", mulligan: "starting hand", combat: "combat" },
   },
   deckduel: {
     order: ["character", "hand", "hand_count", "deck_count", "energy_count", "drills", "discard"],

@@ -9,11 +9,13 @@
 // - an object keyed by the battle's seats is shown as sides, one column each.
 //
 // A ruleset whose screen the generic walk cannot tell (rat: a priority queue, HP an enemy
-// hides until ANALYZE) has its own panel in RULESET_VIEWS, used while its view has that shape.
+// hides until ANALYZE; skirmish: characters on tiles, names from its content) has its own
+// panel in RULESET_VIEWS, used while its view has that shape.
 
 import { entityCard, entityName, fact, grid, isEntity, isEntityMap, isObject, isScalar, labelled, pile, statusChip,
   valueText } from "./blocks.js";
 import { isRatState, renderRat } from "./rat.js";
+import { isSkirmishState, renderSkirmish } from "./skirmish.js";
 import { chip, el, humanize, playerName, titleCase } from "./widgets.js";
 
 const STATUS_LISTS = new Set(["dynamics", "effects", "statuses", "status_effects", "conditions", "buffs", "debuffs"]);
@@ -22,7 +24,10 @@ const GRID_KEYS = new Set(["grid", "board", "tiles", "map"]);
 // keys that are hidden only while a sibling flag is set, such as a locked pick).
 const PILES = new Set(["hand", "hands", "deck", "library", "pile", "piles", "discard", "graveyard", "energy",
   "items", "inventory", "cards", "drills"]);
-const RULESET_VIEWS = { rat: { fits: isRatState, render: renderRat } };
+const RULESET_VIEWS = {
+  rat: { fits: isRatState, render: renderRat },
+  skirmish: { fits: isSkirmishState, render: renderSkirmish },
+};
 const is2D = (v) => Array.isArray(v) && v.length > 0 && v.every(Array.isArray);
 
 export function renderView(view, hints) {

@@ -24,6 +24,7 @@ class Use(msgspec.Struct, frozen=True, kw_only=True):
     user: str
     card: str
     targets: tuple[str, ...]
+    attacks_spent: bool             # Aftermath is judged as the skill is used, before its effects
 
 
 StepFn = Callable[[SkirmishResolver, Use, Step], None]
@@ -94,8 +95,7 @@ def _exert(b: SkirmishResolver, use: Use, card: Card, cmd: Play, activate: Activ
 @KEYWORDS.register("aftermath")
 def _aftermath(b: SkirmishResolver, use: Use, card: Card, cmd: Play, activate: Activate) -> None:
     """The user has attacked this turn and holds no Adrenaline to attack again."""
-    unit = b.state.units[use.user]
-    if unit.attacked and not unit.has("adrenaline"):
+    if use.attacks_spent:
         activate(1)
 
 
@@ -118,7 +118,8 @@ def play(b: SkirmishResolver, seat: str, cmd: Play) -> None:
     card, user, targets = checked(s, seat, cmd)
     b.emit(ev.CardPlayed(seat=seat, card=card.id, character=user.character, target=cmd.target, exert=cmd.exert,
                          cost=card.cost))
-    use = Use(seat=seat, user=user.key, card=card.id, targets=targets)
+    use = Use(seat=seat, user=user.key, card=card.id, targets=targets,
+              attacks_spent=user.attacked and not user.has("adrenaline"))
     for step in card.effects:
         STEPS[step.do](b, use, step)
     if card.keyword is not None and not b.over:

@@ -26,7 +26,8 @@ def unit(key: str, cell: tuple[int, int] | None, **changes: Any) -> Unit:
     seat, character = key.split(".")
     c = CONTENT.characters[character]
     power, armor = CONTENT.stats(character)
-    chips = tuple(Chip(kind, changes.pop("by", seat)) for kind in changes.pop("effects", ()))
+    by = changes.pop("by", seat)
+    chips = tuple(Chip(kind, by) for kind in changes.pop("effects", ()))
     base = Unit(key=key, seat=seat, character=character, cls=c.cls, ranged=CONTENT.classes[c.cls].ranged,
                 power=power, armor=armor, talent=c.talent, fielded=True, cell=cell, entered=True, chips=chips)
     return replace(base, **changes)

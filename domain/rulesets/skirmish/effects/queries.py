@@ -59,6 +59,8 @@ class SkirmishResolver(Resolver[Skirmish]):
             key = event.target if isinstance(event, ev.Struck) else event.unit
             unit = self.state.units[key]
             if not unit.fainted and unit.damage > unit.armor:
+                for chip in unit.chips:
+                    self.emit(ev.EffectEnded(unit=key, effect=chip.kind, reason="fainted"))
                 self.emit(ev.UnitFainted(unit=key))
 
     @property
