@@ -50,8 +50,10 @@ def parse_setup(raw: Mapping[str, Any]) -> SkirmishSetup:
     mode = raw.get("mode", "duel")
     if mode not in MODES:
         raise SetupError("mode", f"must be one of {', '.join(MODES)}")
-    if not 1 <= params.raid_field_min <= params.raid_field_max or params.duel_field < 1:
-        raise SetupError("params.raid_field_min", "fielded counts are at least 1, and min <= max")
+    if params.duel_field < 1:
+        raise SetupError("params.duel_field", "a duel fields at least 1 character")
+    if not 1 <= params.raid_field_min <= params.raid_field_max:
+        raise SetupError("params.raid_field_min", "a raid fields at least 1 character, and min <= max")
     first = raw.get("first_player")
     if first is not None and first not in SEATS:
         raise SetupError("first_player", f"must be one of {', '.join(SEATS)} or null")
@@ -73,6 +75,8 @@ def parse_setup(raw: Mapping[str, Any]) -> SkirmishSetup:
             raise SetupError("board", f"{board}'s deployment zone for {seat} holds fewer than {most} characters")
     if mode == "duel" and any(len(t) < params.duel_field for t in teams.values()):
         raise SetupError("params.duel_field", "a duel fields no more characters than a team holds")
+    if mode == "raid" and any(len(t) < params.raid_field_min for t in teams.values()):
+        raise SetupError("params.raid_field_min", "a raid fields no more characters than a team holds")
     return SkirmishSetup(params=params, mode=mode, board=board, teams=teams, bosses=bosses, first_player=first)
 
 
