@@ -21,7 +21,7 @@ ALL_CARDS = sorted(CARDS)
 
 class TestSkirmishContract(RulesetContract):
     ruleset_id = "skirmish"
-    policies = ("random", "greedy")
+    policies = ("random", "greedy", "memory")
     setups_hide_nothing = True      # teams are public from the start (seed 001, Preparation 1)
     # Seed 001, Preparation and Cards: the fielded three until both have chosen, positions until
     # both have placed, hands, mulligans and deck order.
@@ -100,7 +100,7 @@ def test_raids_with_a_boss_side_play_to_the_end_and_verify():
     """Raids field up to five against the Tempest Wyrm's side, played by a bot on a seat."""
     from domain.engine.ruleset import get_ruleset
     ruleset = get_ruleset("skirmish")
-    for i, policy in enumerate(("random", "greedy")):
+    for i, policy in enumerate(("random", "greedy", "memory")):
         bots = {seat: get_policy(policy, "skirmish") for seat in SEATS}
         m = play(ruleset, bots, battle_id=f"00000000-0000-4000-8000-{i + 700:012d}", setup=RAID_SETUP,
                  revealed=seeded_bytes("raid", i), bot_seed=seeded_bytes("raid-bots", i))

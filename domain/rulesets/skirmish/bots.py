@@ -1,9 +1,11 @@
 """Skirmish bots. `greedy` scores each command from the seat's view: attacks that make a
 character faint first, then skill damage, then walking to a tile from which an opponent is
-exactly in reach; it fields its toughest characters and keeps cheap cards."""
+exactly in reach; it fields its toughest characters and keeps cheap cards. `memory`
+(memory_bot.py) plays combat from what the seat remembers, and prepares as `greedy` does."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from domain.ai.greedy import Wire, greedy
@@ -11,6 +13,7 @@ from domain.engine.bots import BotFactory
 from domain.engine.registry import Registry
 
 from .content import CARDS
+from .memory_bot import MemoryPolicy
 
 REACH = {True: 2, False: 1}
 
@@ -87,3 +90,4 @@ def move_value(view: Mapping[str, Any], seat: str, foe: str, cmd: Wire) -> float
 
 BOTS: Registry[str, BotFactory] = Registry("skirmish bot")
 BOTS.add("greedy", greedy(score))
+BOTS.add("memory", partial(MemoryPolicy, score))
