@@ -8,7 +8,7 @@ from domain.engine.grid import Cell
 from . import events as ev
 from .board import board_of, destinations, distance, free_tile_near, pos, walk
 from .commands import Attack, Move
-from .effects.queries import (Provokes, SkirmishResolver, StrikePower, allowance, ask, check_defeat, draw,
+from .effects.queries import (Allowance, Provokes, SkirmishResolver, StrikePower, allowance, ask, check_defeat, draw,
                               end_effect, lasts, reach, speed, targetable)
 from .state import Skirmish, Unit, opponent
 
@@ -65,13 +65,19 @@ def own_unit(s: Skirmish, seat: str, character: str) -> Unit:
     return unit
 
 
+def acting(s: Skirmish, seat: str, character: str, act: str) -> tuple[Unit, Allowance]:
+    """The seat's unit that would walk or attack, and what allows it (Adrenaline, say)."""
+    unit = own_unit(s, seat, character)
+    allowed = allowance(s, unit, act)
+    if not allowed.allowed:
+        raise RuleViolation(f"{unit.character} is Restrained" if unit.has("restrained")
+                            else f"{unit.character} cannot {act} again this turn")
+    return unit, allowed
+
+
 def move(b: SkirmishResolver, seat: str, cmd: Move) -> None:
     s = b.state
-    unit = own_unit(s, seat, cmd.character)
-    allowed = allowance(s, unit, "move")
-    if not allowed.allowed:
-        raise RuleViolation(f"{unit.character} cannot move again this turn" if not unit.has("restrained")
-                            else f"{unit.character} is Restrained")
+    unit, allowed = acting(s, seat, cmd.character, "move")
     goal = Cell.from_wire(list(cmd.to), "to", board_of(s).grid)
     route = walk(s, unit, goal, speed(s, unit))
     if route is None:
@@ -85,11 +91,7 @@ def move(b: SkirmishResolver, seat: str, cmd: Move) -> None:
 
 def attack(b: SkirmishResolver, seat: str, cmd: Attack) -> None:
     s = b.state
-    unit = own_unit(s, seat, cmd.character)
-    allowed = allowance(s, unit, "attack")
-    if not allowed.allowed:
-        raise RuleViolation(f"{unit.character} cannot attack again this turn" if not unit.has("restrained")
-                            else f"{unit.character} is Restrained")
+    unit, allowed = acting(s, seat, cmd.character, "attack")
     target = s.units.get(cmd.target)
     if target is None or target.seat == seat or not target.on_board:
         raise RuleViolation(f"{cmd.target!r} is not an opponent on the board", target=cmd.target)
