@@ -274,7 +274,7 @@ class RulesetContract(ABC):
                 listed = {self.ruleset.codec.wire(c)["type"] for c in self.ruleset.legal_commands(state.game, seat)}
                 for kind in sorted(self.ruleset.anytime):
                     assert kind not in listed
-                    after, records = decide_batch(self.ruleset, state, seat, {"type": kind})
+                    _, records = decide_batch(self.ruleset, state, seat, {"type": kind})
                     assert records[0].event.acting_seat() == seat
                     checked += 1
         assert checked > 0 or not self.ruleset.anytime

@@ -3,7 +3,7 @@ distance is tiles apart in columns plus rows. Rocks cannot be entered; a walk ma
 allies but not opponents, and ends on an empty tile."""
 from __future__ import annotations
 
-from domain.engine.grid import Cell, Route, path, reachable
+from domain.engine.grid import CanStop, Cell, EntryCost, Route, path, reachable
 
 from .content import CONTENT, Board
 from .state import Pos, Skirmish, Unit
@@ -17,33 +17,32 @@ def pos(cell: Cell) -> Pos:
     return (cell.col, cell.row)
 
 
-def _walk_rules(s: Skirmish, unit: Unit) -> tuple[dict[Pos, str], frozenset[Cell]]:
-    occupied = {u.cell: u.seat for u in s.units.values() if u.on_board and u.cell is not None and u.key != unit.key}
-    return occupied, board_of(s).rocks
+def _walker(s: Skirmish, unit: Unit) -> tuple[EntryCost, CanStop]:
+    """What a walk of `unit` may enter (not rocks, not opponents) and where it may end (an
+    empty tile)."""
+    occupied = {u.cell: u.seat for u in s.units.values() if u.on_board and u.key != unit.key}
+    rocks = board_of(s).rocks
+
+    def cost(cell: Cell) -> int | None:
+        seat = occupied.get(pos(cell))
+        return None if cell in rocks or (seat is not None and seat != unit.seat) else 1
+
+    return cost, lambda cell: pos(cell) not in occupied
 
 
 def destinations(s: Skirmish, unit: Unit, budget: int) -> dict[Cell, int]:
     """Every tile `unit` can walk to within `budget` (its own tile left out)."""
-    occupied, rocks = _walk_rules(s, unit)
-
-    def cost(cell: Cell) -> int | None:
-        seat = occupied.get(pos(cell))
-        return None if cell in rocks or (seat is not None and seat != unit.seat) else 1
-
-    found = reachable(board_of(s).grid, unit.at(), budget, cost, can_stop=lambda c: pos(c) not in occupied)
+    cost, can_stop = _walker(s, unit)
+    found = reachable(board_of(s).grid, unit.at(), budget, cost, can_stop=can_stop)
     return {cell: spent for cell, spent in found.items() if cell != unit.at()}
 
 
 def walk(s: Skirmish, unit: Unit, goal: Cell, budget: int) -> Route | None:
-    occupied, rocks = _walk_rules(s, unit)
-
-    def cost(cell: Cell) -> int | None:
-        seat = occupied.get(pos(cell))
-        return None if cell in rocks or (seat is not None and seat != unit.seat) else 1
-
+    """The route of a walk to `goal` within `budget`; None if there is none (or it goes nowhere)."""
     if goal == unit.at():
         return None
-    return path(board_of(s).grid, unit.at(), goal, cost, can_stop=lambda c: pos(c) not in occupied, max_cost=budget)
+    cost, can_stop = _walker(s, unit)
+    return path(board_of(s).grid, unit.at(), goal, cost, can_stop=can_stop, max_cost=budget)
 
 
 def distance(s: Skirmish, a: Unit, b: Unit) -> int:

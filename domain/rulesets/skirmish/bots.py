@@ -13,18 +13,7 @@ from domain.engine.bots import BotFactory
 from domain.engine.registry import Registry
 
 from .content import CARDS
-from .memory_bot import MemoryPolicy
-
-REACH = {True: 2, False: 1}
-
-
-def me_and_foe(view: Mapping[str, Any]) -> tuple[str, str]:
-    seat = next(s for s, part in view["seats"].items() if part.get("hand") is not None)
-    return seat, ("p2" if seat == "p1" else "p1")
-
-
-def distance(a: list[int], b: list[int]) -> int:
-    return abs(a[0] - b[0]) + abs(a[1] - b[1])
+from .memory_bot import MemoryPolicy, gap, seat_of
 
 
 def foes(view: Mapping[str, Any], foe: str) -> list[Mapping[str, Any]]:
@@ -32,7 +21,8 @@ def foes(view: Mapping[str, Any], foe: str) -> list[Mapping[str, Any]]:
 
 
 def score(view: Mapping[str, Any], cmd: Wire) -> float:
-    seat, foe = me_and_foe(view)
+    seat = seat_of(view)
+    foe = "p2" if seat == "p1" else "p1"
     kind = cmd["type"]
     if kind == "field":
         return sum(view["units"][f"{seat}.{c}"]["power"] + view["units"][f"{seat}.{c}"]["armor"] / 10
@@ -81,8 +71,8 @@ def move_value(view: Mapping[str, Any], seat: str, foe: str, cmd: Wire) -> float
     targets = foes(view, foe)
     if not targets:
         return -1.0
-    reach = REACH[me["ranged"]]
-    gaps = [distance(cmd["to"], t["cell"]) for t in targets]
+    reach = me["reach"]
+    gaps = [gap(cmd["to"], t["cell"]) for t in targets]
     if reach in gaps:
         return 30.0
     return 10.0 - min(abs(g - reach) for g in gaps)

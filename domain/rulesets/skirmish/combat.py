@@ -142,5 +142,3 @@ def walk_targets(s: Skirmish, unit: Unit) -> list[list[int]]:
         return []
     return [c.to_wire() for c in sorted(destinations(s, unit, speed(s, unit)))]
 
-
-__all__ = ["begin_turn", "move", "attack", "end_turn", "walk_targets", "attackable", "own_unit", "pos"]

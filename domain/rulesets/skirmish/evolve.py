@@ -104,7 +104,7 @@ def _(e: ev.FirstPlayerChosen, s: Skirmish) -> Skirmish:
 
 @evolve.on()
 def _(e: ev.UnitEntered, s: Skirmish) -> Skirmish:
-    return _unit(s, e.unit, entered=True, cell=_pos(e.cell))
+    return _unit(s, e.unit, cell=_pos(e.cell))
 
 
 @evolve.on()

@@ -76,5 +76,3 @@ def plays(s: Skirmish, seat: str, card: Card, user: Unit) -> list[Command]:
                    and (card.range is None or distance(s, user, u) <= card.range)]
     return [Play(card=card.id, character=user.character, target=t, exert=x) for t in targets for x in exerts]
 
-
-__all__ = ["awaiting", "legal_commands", "allowance"]

@@ -25,6 +25,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from domain.ai.greedy import Scorer, Wire, best
 from domain.ai.memory import Memory
 from domain.engine.bots import Bot
@@ -33,7 +35,6 @@ from domain.engine.rng import Rng
 from .content import CARDS, Card
 from .state import Params
 
-P = Params()
 ATTACKS = ("skirmish.Attacked", "skirmish.AttackForced")
 PLAYED = "skirmish.CardPlayed"
 RESTRAINS = frozenset(c.id for c in CARDS.values() if any(s.effect == "restrained" for s in c.effects + c.keyed)
@@ -58,11 +59,11 @@ def gap(a: Sequence[int], b: Sequence[int]) -> int:
 
 
 def reach(u: Unit) -> int:
-    return P.ranged_reach if u["ranged"] else P.melee_reach
+    return int(u["reach"])
 
 
 def speed(u: Unit) -> int:
-    return P.ranged_speed if u["ranged"] else P.melee_speed
+    return int(u["speed"])
 
 
 def present(u: Unit) -> bool:
@@ -78,14 +79,14 @@ def hp(u: Unit) -> int:
     return int(u["armor"]) - int(u["damage"]) + 1
 
 
-def strike(attacker: Unit, target: Unit, rnd: int) -> int:
+def strike(attacker: Unit, target: Unit, rnd: int, p: Params) -> int:
     """An attack's power as the rules compute it: Prowess, then Amplify, then Fortified."""
     power = int(attacker["power"])
     if "prowess" in attacker["effects"]:
-        power += power * P.prowess_percent // 100
+        power += power * p.prowess_percent // 100
     if "amplify" in attacker["effects"]:
-        power += P.amplify_per_round * rnd
-    return min(power, P.fortified_power) if "fortified" in target["effects"] else power
+        power += p.amplify_per_round * rnd
+    return min(power, p.fortified_power) if "fortified" in target["effects"] else power
 
 
 @dataclass
@@ -94,6 +95,7 @@ class Reading:
     view: Mapping[str, Any]
     seat: str
     rnd: int
+    params: Params                  # the battle's numbers, as its view states them
     mine: dict[str, Unit]
     theirs: dict[str, Unit]
     threat: dict[str, float]
@@ -114,8 +116,9 @@ def read(view: Mapping[str, Any], memory: Memory) -> Reading:
     mine = {k: u for k, u in view["units"].items() if present(u) and u["seat"] == seat}
     theirs = {k: u for k, u in view["units"].items() if present(u) and u["seat"] == foe}
     care, close = caution(view, memory, seat, foe)
-    r = Reading(view=view, seat=seat, rnd=int(view["round"]), mine=mine, theirs=theirs,
-                threat=threats(view, memory, foe, len(mine)), aimed_at=aims(memory, foe),
+    params = msgspec.convert(view["params"], type=Params)
+    r = Reading(view=view, seat=seat, rnd=int(view["round"]), params=params, mine=mine, theirs=theirs,
+                threat=threats(view, memory, foe, len(mine), params), aimed_at=aims(memory, foe),
                 held=held(view, memory, seat), caution=care, close=close)
     r.danger = danger_map(r)
     return r
@@ -127,7 +130,7 @@ def card_damage(card: Card, storm: int = 1) -> int:
     return sum(s.amount for s in card.effects if s.do == "damage") + keyed * (storm if card.keyword == "storm" else 1)
 
 
-def threats(view: Mapping[str, Any], memory: Memory, foe: str, targets: int) -> dict[str, float]:
+def threats(view: Mapping[str, Any], memory: Memory, foe: str, targets: int, p: Params) -> dict[str, float]:
     """Each opponent unit's blow now plus the damage remembered per opponent turn: its
     attacks at its power, its skills at their damage with the Storm counter of that turn."""
     dealt: Counter[str] = Counter()
@@ -143,7 +146,7 @@ def threats(view: Mapping[str, Any], memory: Memory, foe: str, targets: int) -> 
             then = [t["view"]["seats"][foe]["storm"] for t in turns if t["seq"] < action["seq"]]
             damage = card_damage(card, (then[-1] if then else 0) + 1)
             dealt[key] += damage * (max(1, targets) if card.target == "all_enemies" else 1)
-    return {key: u["power"] * (1 + P.prowess_percent / 100 if "prowess" in u["effects"] else 1)
+    return {key: u["power"] * (1 + p.prowess_percent / 100 if "prowess" in u["effects"] else 1)
             + dealt[key] / max(1, len(turns)) for key, u in view["units"].items() if u["seat"] == foe}
 
 
@@ -226,16 +229,17 @@ def exposure(r: Reading, me: Unit, at: Pos, spared: str | None = None) -> float:
     """The blows the opponent could land on `me` standing at `at` next turn."""
     if "concealed" in me["effects"]:
         return 0.0
-    hits = sorted((strike(r.theirs[k], me, r.rnd) for k in r.danger.get(at, ()) if k != spared), reverse=True)
+    hits = sorted((strike(r.theirs[k], me, r.rnd, r.params) for k in r.danger.get(at, ()) if k != spared),
+                  reverse=True)
     if hits and "fortified" in me["effects"]:
-        hits[0] = P.fortified_power
+        hits[0] = r.params.fortified_power
     return float(sum(hits))
 
 
 def hit_value(r: Reading, me: str, target: str, at: Pos) -> float:
     """An attack by `me` from `at`: the threat it removes, less the counter it invites."""
     attacker, defender = r.view["units"][me], r.theirs[target]
-    dmg = strike(attacker, defender, r.rnd)
+    dmg = strike(attacker, defender, r.rnd, r.params)
     value = loss(r, target, dmg)
     if dmg < hp(defender):
         if "fortified" in defender["effects"]:
@@ -243,7 +247,7 @@ def hit_value(r: Reading, me: str, target: str, at: Pos) -> float:
         answers = (gap(at, defender["cell"]) == reach(defender) and not defender["countered"]
                    and "restrained" not in defender["effects"])
         if answers:
-            answer = strike(defender, {**attacker, "effects": without(attacker)}, r.rnd)
+            answer = strike(defender, {**attacker, "effects": without(attacker)}, r.rnd, r.params)
             value -= min(0.7, r.caution + 0.2) * loss(r, me, answer)
     return value
 
@@ -254,7 +258,7 @@ def without(u: Unit) -> list[str]:
 
 
 def kills(r: Reading, me: str, target: str) -> bool:
-    return strike(r.view["units"][me], r.theirs[target], r.rnd) >= hp(r.theirs[target])
+    return strike(r.view["units"][me], r.theirs[target], r.rnd, r.params) >= hp(r.theirs[target])
 
 
 def best_hit(r: Reading, me: str, at: Pos) -> tuple[float, str | None]:
@@ -276,7 +280,7 @@ def standing(r: Reading, me: str, at: Pos, spared: str | None, attacks: bool = F
     if r.danger.get(at):
         risk = loss(r, me, exposure(r, unit, at, spared))
         if "restrained" not in unit["effects"]:
-            answers = [loss(r, k, strike(unit, r.theirs[k], r.rnd)) for k in r.danger[at]
+            answers = [loss(r, k, strike(unit, r.theirs[k], r.rnd, r.params)) for k in r.danger[at]
                        if k != spared and reach(r.theirs[k]) == reach(unit)]
             risk -= 0.7 * max(answers, default=0.0)
     near = min((gap(at, t["cell"]) for t in r.theirs.values()), default=0)
@@ -315,7 +319,7 @@ def keyed_times(r: Reading, card: Card, user: Unit, cmd: Wire) -> int:
     return {"storm": int(me["storm"]) + 1, "channel": int("restrained" not in user["effects"]),
             "exert": int(bool(cmd.get("exert"))),
             "aftermath": int(user["attacked"] and "adrenaline" not in user["effects"]),
-            "threshold": int(me["ap"] - card.cost >= P.threshold_ap)}.get(card.keyword or "", 0)
+            "threshold": int(me["ap"] - card.cost >= r.params.threshold_ap)}.get(card.keyword or "", 0)
 
 
 def targets(r: Reading, card: Card, user: str, cmd: Wire) -> list[str]:
@@ -339,7 +343,7 @@ def effect_value(r: Reading, key: str, effect: str) -> float:
     if effect == "fortified":
         shielded = exposure(r, {**unit, "effects": [*unit["effects"], "fortified"]}, here)
         return 0.8 * (loss(r, key, risk) - loss(r, key, shielded)) + aimed / 2 + 1.0
-    return {"prowess": 0.6 * unit["power"], "amplify": 0.8 * P.amplify_per_round * r.rnd + 1.0,
+    return {"prowess": 0.6 * unit["power"], "amplify": 0.8 * r.params.amplify_per_round * r.rnd + 1.0,
             "adrenaline": 6.0 if unit["attacked"] else 2.0,
             "aggression": 2.0 if hp(unit) > 40 and not unit["ranged"] else -3.0}.get(effect, 0.0)
 
@@ -361,7 +365,7 @@ def steps_value(r: Reading, card: Card, user: str, cmd: Wire, times: int) -> flo
         elif step.do in ("gain", "give") and step.effect is not None:
             value += sum(effect_value(r, k, step.effect) for k in hit)
         elif step.do == "draw":
-            drawn = min(step.count * n, P.hand_limit - hand)
+            drawn = min(step.count * n, r.params.hand_limit - hand)
             value += 2.5 * max(0, drawn) if r.view["seats"][r.seat]["deck_count"] > 6 else -2.0
     value += sum(loss(r, k, d) for k, d in damage.items())
     units = r.view["units"]

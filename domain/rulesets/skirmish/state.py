@@ -62,7 +62,6 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
     attacked: bool = False
     countered: bool = False
     boss: bool = False              # a raid boss: its side must field it
-    entered: bool = False           # has entered the match (Prologue, once)
     exits: int = 0                  # times it has left the match (Epilogue, the first time)
     fainted: bool = False
     returning: bool = False         # Second Chance: back at the start of its seat's next turn

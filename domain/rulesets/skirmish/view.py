@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import msgspec
+
 from domain.engine.events import Viewer
 
 from .board import board_of
+from .effects.queries import reach, speed
 from .legal import awaiting
 from .state import SEATS, Skirmish, Unit
 
@@ -18,8 +21,9 @@ def view(s: Skirmish, viewer: Viewer) -> dict[str, Any]:
         "mode": s.mode, "phase": s.phase, "turn": s.turn, "round": s.round(), "active": s.active,
         "first_player": s.first_player, "awaiting": sorted(awaiting(s)),
         "board": {"id": board.id, "name": board.name, "width": board.grid.width, "height": board.grid.height},
+        "params": msgspec.to_builtins(s.params),
         "tiles": tiles(s),
-        "units": {key: unit_view(u) for key, u in s.units.items()},
+        "units": {key: unit_view(s, u) for key, u in s.units.items()},
         "seats": {seat: seat_view(s, seat, viewer) for seat in SEATS},
     }
 
@@ -33,9 +37,10 @@ def tiles(s: Skirmish) -> list[list[str]]:
     return rows
 
 
-def unit_view(u: Unit) -> dict[str, Any]:
+def unit_view(s: Skirmish, u: Unit) -> dict[str, Any]:
     return {
         "seat": u.seat, "character": u.character, "class": u.cls, "ranged": u.ranged, "boss": u.boss,
+        "reach": reach(s, u), "speed": speed(s, u),
         "power": u.power, "armor": u.armor, "damage": u.damage, "talent": u.talent,
         "effects": [chip.kind for chip in u.chips], "fielded": u.fielded,
         "cell": list(u.cell) if u.cell is not None else None, "fainted": u.fainted, "returning": u.returning,

@@ -29,7 +29,7 @@ def unit(key: str, cell: tuple[int, int] | None, **changes: Any) -> Unit:
     by = changes.pop("by", seat)
     chips = tuple(Chip(kind, by) for kind in changes.pop("effects", ()))
     base = Unit(key=key, seat=seat, character=character, cls=c.cls, ranged=CONTENT.classes[c.cls].ranged,
-                power=power, armor=armor, talent=c.talent, fielded=True, cell=cell, entered=True, chips=chips)
+                power=power, armor=armor, talent=c.talent, fielded=True, cell=cell, chips=chips)
     return replace(base, **changes)
 
 

@@ -361,7 +361,7 @@ def test_after_the_starting_hands_the_units_enter_and_turn_one_starts():
                    CardsDrawn(seat="p1", count=1, cards=(drawn,))]
     game = state.game
     assert (game.phase, game.turn, game.active, RULESET.awaiting(game)) == ("combat", 1, "p1", frozenset({"p1"}))
-    assert all(u.entered for u in game.units.values() if u.fielded)
+    assert all(u.on_board for u in game.units.values() if u.fielded)
     assert (len(game.p1.hand), len(game.p2.hand)) == (4, 3)      # 3 + 1 drawn; p2 draws on its turn
 
 
