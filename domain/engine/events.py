@@ -45,8 +45,16 @@ OMNISCIENT = Viewer(omniscient=True)
 
 @dataclass(frozen=True)
 class Secret:
-    """Visible only to the seat named by the event field `owner` (and omniscient viewers)."""
+    """Visible only to the seat named by the event field `owner` (and omniscient viewers). The
+    owner field may also hold a list of seats (a side's seats, who share what they see)."""
     owner: str
+
+
+def owned_by(owner: object, seat: Seat | None) -> bool:
+    """Whether `seat` may see a secret whose owner field holds `owner` (a seat, or a list of them)."""
+    if seat is None:
+        return False
+    return owner == seat or (isinstance(owner, (list, tuple)) and seat in owner)
 
 
 @dataclass(frozen=True)
@@ -216,7 +224,7 @@ def redact(event: Event, viewer: Viewer, public: bool) -> tuple[dict[str, Any], 
         return data, True
     whole = True
     for name, mark in hidden_fields(type(event)):
-        if isinstance(mark, Secret) and viewer.seat is not None and data.get(mark.owner) == viewer.seat:
+        if isinstance(mark, Secret) and owned_by(data.get(mark.owner), viewer.seat):
             continue
         if data[name] is not None:
             data[name] = None

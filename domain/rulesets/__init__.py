@@ -1,2 +1,2 @@
 """Every game Ringside hosts; importing this package registers them all."""
-from . import deckduel, rat, ring, skirmish  # noqa: F401
+from . import battleboard, deckduel, rat, ring, skirmish  # noqa: F401

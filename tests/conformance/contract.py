@@ -17,7 +17,7 @@ from domain.battles import Battles
 from domain.reading import view_json
 from domain.engine.battle import BattleState, decide_batch, open_battle, seat_table
 from domain.engine.errors import NotYourTurn, RuleViolation
-from domain.engine.events import (OMNISCIENT, SPECTATOR, Secret, Viewer, decode_event, hidden_fields, redact,
+from domain.engine.events import (OMNISCIENT, SPECTATOR, Secret, Viewer, decode_event, hidden_fields, owned_by, redact,
                                   wire_event)
 from domain.engine.rng import Rng
 from domain.engine.ruleset import Ruleset, get_ruleset
@@ -186,7 +186,7 @@ class RulesetContract(ABC):
                                                             for name, _ in marks})
             for viewer in viewers:
                 sees = {name for name, mark in marks
-                        if isinstance(mark, Secret) and viewer.seat == getattr(rec.event, mark.owner)}
+                        if isinstance(mark, Secret) and owned_by(getattr(rec.event, mark.owner), viewer.seat)}
                 if sees:
                     continue
                 assert redact(rec.event, viewer, False) == redact(changed, viewer, False), (rec.seq, viewer)
@@ -212,7 +212,7 @@ class RulesetContract(ABC):
             for viewer in self.viewers():
                 data = wire_event(rec, viewer, False)["data"]
                 for name, owner in fields.items():
-                    if owner is not None and viewer.seat == data[owner]:
+                    if owner is not None and owned_by(data[owner], viewer.seat):
                         continue
                     assert data[name] is None, f"{rec.event.TOPIC}.{name} reaches {viewer} at seq {rec.seq}"
                     seen.add(rec.event.TOPIC)

@@ -1,0 +1,34 @@
+"""`battleboard`: the 5x6 battle board of seed 002. See README.md for every open choice."""
+from __future__ import annotations
+
+import msgspec
+
+from domain.engine.ruleset import Ruleset, register
+
+from . import decide as rules
+from .bots import BOTS
+from .commands import CODEC
+from .content import CONTENT
+from .evolve import evolve
+from .legal import legal_commands
+from .setup import DEFAULT_SETUP, parse_setup, table
+from .state import Battleboard, Params
+from .turns import start
+from .view import memory_known, view
+
+RULESET: Ruleset[Battleboard] = register(Ruleset(
+    id="battleboard", version="1.0.0", content=CONTENT, state_type=Battleboard, codec=CODEC,
+    default_setup=DEFAULT_SETUP,
+    setup_schema={
+        "heroes": f"1 to 4 heroes (seats h1..h4): a preset ({', '.join(CONTENT.presets)}) or "
+                  "{name?, class: [archetype, archetype], affinities: {air, earth, fire, water}, "
+                  "weapons, armor, level, upgrades}",
+        "encounter": f"one of {', '.join(CONTENT.encounters)} (the foes and the map), or",
+        "foes": f"a list of foe ids ({', '.join(CONTENT.foes)}) with",
+        "map": f"one of {', '.join(CONTENT.maps)}",
+        "params": msgspec.to_builtins(Params()),
+    },
+    parse_setup=parse_setup, start=start, evolve=evolve, awaiting=rules.awaiting,
+    legal_commands=legal_commands, decide=rules.decide, view=view, outcome=rules.outcome,
+    table=table, turn=rules.turn, memory_known=memory_known, bots=BOTS,
+))

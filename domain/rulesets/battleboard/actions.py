@@ -1,0 +1,174 @@
+"""Seed 002, Actions: taking an action (kinds, doubling down, costs, Confused), its targets by
+pattern, and the steps non-attack actions apply, registered by the id content names (`do`)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from domain.engine.errors import RuleViolation
+from domain.engine.registry import Registry
+
+from . import events as ev
+from .attack import parse_dice, run_attacks
+from .board import terrain
+from .commands import Act
+from .content import ACTIONS, Action, Step
+from .effects import BoardResolver, lose_token
+from .patterns import Aim, aim
+from .state import AttackPlan, Battleboard, Combatant
+
+StepFn = Callable[[BoardResolver, str, str, Step], None]
+STEPS: Registry[str, StepFn] = Registry("battleboard step")
+# Heroic and Cleanse remove the worst first.
+NEGATIVE_ORDER = ("stunned", "poisoned", "hobbled", "weakened", "vulnerable", "confused")
+
+
+def slot(s: Battleboard, unit: Combatant, action: Action) -> tuple[bool, bool]:
+    """(a double down, paid by Invigorated), or RuleViolation. Two actions of different kinds a
+    turn (one in a half turn, or when stunned); doubling down adds one of a kind already taken,
+    never an identical one unless it is repeatable or Invigorated pays for it."""
+    if action.kind not in unit.kinds:
+        regular = len(unit.kinds) - (1 if unit.doubled else 0)
+        if regular >= unit.slots:
+            raise RuleViolation(f"{unit.name} has taken its {unit.slots} action{'s' if unit.slots > 1 else ''} "
+                                f"this turn; doubling down repeats a kind already taken ({', '.join(unit.kinds)})")
+        return False, False
+    if unit.doubled:
+        raise RuleViolation(f"{unit.name} has already doubled down this turn")
+    invigorated = unit.count("invigorated") > 0
+    if action.id in unit.taken and not action.repeatable and not invigorated:
+        raise RuleViolation(f"{action.name} is not repeatable: double down with another {action.kind} action")
+    if not invigorated and unit.energy < s.params.double_down_energy + action.energy:
+        raise RuleViolation(f"doubling down costs {s.params.double_down_energy} energy "
+                            f"(+{action.energy} for {action.name}); {unit.name} has {unit.energy}")
+    return True, invigorated
+
+
+def costs(s: Battleboard, unit: Combatant, action: Action, double: bool, invigorated: bool, reroll: int) -> int:
+    """The energy the action spends; RuleViolation if energy or focus fall short."""
+    energy = action.energy + (s.params.double_down_energy if double and not invigorated else 0)
+    if unit.energy < energy:
+        raise RuleViolation(f"{action.name} costs {energy} energy; {unit.name} has {unit.energy}", energy=unit.energy)
+    if unit.focus < action.focus + reroll:
+        raise RuleViolation(f"{action.name} costs {action.focus} focus and {reroll} more to reroll; "
+                            f"{unit.name} has {unit.focus}", focus=unit.focus)
+    if reroll and action.dice is None:
+        raise RuleViolation(f"{action.name} rolls no dice to reroll")
+    if reroll > max_reroll(action):
+        raise RuleViolation(f"{action.name} rerolls at most {max_reroll(action)} dice", reroll=reroll)
+    return energy
+
+
+def max_reroll(action: Action) -> int:
+    """Focus rerolls an action may ask for: up to its number of dice."""
+    return parse_dice(action.dice)[0] if action.dice else 0
+
+
+def act(b: BoardResolver, seat: str, cmd: Act, unit: Combatant) -> None:
+    s = b.state
+    if cmd.action not in unit.actions:
+        raise RuleViolation(f"{unit.name} has no action {cmd.action!r}", action=cmd.action)
+    action = ACTIONS[cmd.action]
+    double, invigorated = slot(s, unit, action)
+    energy = costs(s, unit, action, double, invigorated, cmd.reroll)
+    target = aim(s, unit, action, cmd)
+    b.emit(ev.ActionTaken(seat=seat, unit=unit.id, action=action.id, targets=cmd.targets, row=cmd.row, col=cmd.col,
+                          at=cmd.at, reroll=cmd.reroll, kind=action.kind, double_down=double, energy=energy,
+                          focus=action.focus, invigorated=invigorated))
+    if invigorated and double:
+        b.emit(ev.TokenSpent(unit=unit.id, token="invigorated", reason="doubled down"))
+    if confused(b, unit.id):
+        return
+    resolve(b, unit.id, action, target)
+
+
+def confused(b: BoardResolver, key: str) -> bool:
+    """Confused: a d12 for each token; any at or under `confused_fail` loses the action."""
+    count = b.state.units[key].count("confused")
+    if not count:
+        return False
+    dice = [b.rng.int(1, b.state.params.die_sides) for _ in range(count)]
+    lost = any(d <= b.state.params.confused_fail for d in dice)
+    b.emit(ev.ConfusionRolled(unit=key, dice=dice, lost=lost))
+    b.emit(ev.TokenSpent(unit=key, token="confused", reason="used"))
+    return lost
+
+
+def resolve(b: BoardResolver, key: str, action: Action, target: Aim) -> None:
+    if target.charge:
+        b.emit(ev.Charged(unit=key, cells=[list(c) for c in target.charge], cost=target.cost))
+        for cell in target.charge:
+            if terrain(b.state, cell) == "hazardous":
+                lose_token(b, key, "hazardous")
+    if action.dice is not None:
+        run_attacks(b, AttackPlan(attacker=key, action=action.id, targets=target.units, rerolls=target.reroll,
+                                  origin=target.origin))
+        return
+    for other in target.units or (key,):
+        apply_steps(b, key, other, action)
+
+
+def apply_steps(b: BoardResolver, actor: str, target: str, action: Action) -> None:
+    for step in action.steps:
+        if b.over or b.state.units[target].defeated:
+            return
+        STEPS[step.do](b, actor, target, step)
+
+
+@STEPS.register("untap")
+def _untap(b: BoardResolver, actor: str, target: str, step: Step) -> None:
+    count = min(step.amount, b.state.units[target].tapped)
+    if count:
+        b.emit(ev.Untapped(unit=target, count=count))
+
+
+@STEPS.register("restore")
+def _restore(b: BoardResolver, actor: str, target: str, step: Step) -> None:
+    u = b.state.units[target]
+    count = min(step.amount, u.resilience - u.tokens_left)
+    if count > 0:
+        b.emit(ev.Restored(unit=target, count=count))
+
+
+def _gain(resource: str) -> StepFn:
+    def gain(b: BoardResolver, actor: str, target: str, step: Step) -> None:
+        b.emit(ev.Gained(unit=target, resource=resource, amount=step.amount))
+    return gain
+
+
+for _resource in ("movement", "teleport", "focus", "energy"):
+    STEPS.add(_resource, _gain(_resource))
+
+
+@STEPS.register("special")
+def _special(b: BoardResolver, actor: str, target: str, step: Step) -> None:
+    if step.movement is not None and not b.state.units[target].moves_as(step.movement):
+        b.emit(ev.Granted(unit=target, movement=step.movement))
+
+
+@STEPS.register("lift")
+def _lift(b: BoardResolver, actor: str, target: str, step: Step) -> None:
+    if not b.state.units[target].lifted:
+        b.emit(ev.Granted(unit=target, movement="lift"))
+
+
+@STEPS.register("give")
+def _give(b: BoardResolver, actor: str, target: str, step: Step) -> None:
+    assert step.token is not None
+    b.emit(ev.TokenGiven(unit=target, token=step.token, by=actor))
+
+
+@STEPS.register("cleanse")
+def _cleanse(b: BoardResolver, actor: str, target: str, step: Step) -> None:
+    for _ in range(step.amount):
+        worst = next((t for t in NEGATIVE_ORDER if b.state.units[target].count(t)), None)
+        if worst is None:
+            return
+        b.emit(ev.TokenSpent(unit=target, token=worst, reason="cleansed"))
+
+
+@STEPS.register("stance")
+def _stance(b: BoardResolver, actor: str, target: str, step: Step) -> None:
+    assert step.stance is not None
+    if any(x.owner == target and x.kind == step.stance for x in b.state.stances):
+        b.emit(ev.StanceEnded(unit=target, stance=step.stance))
+    b.emit(ev.StanceTaken(unit=target, stance=step.stance, amount=step.amount))

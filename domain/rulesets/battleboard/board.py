@@ -1,0 +1,195 @@
+"""The 5x6 battle board (seed 002, Battle Board and Movement): sections, terrain, the cost of
+each step of a movement path, zones of control, teleport jumps, origins and snap-back.
+
+Cells are stored as (col, row) and sent as [col, row]; row 0 is the heroes' edge. Adjacency
+is orthogonal (`Metric.ORTHOGONAL`), and so is every distance.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+
+from domain.engine.grid import Cell, Grid
+
+from .content import CONTENT, Map
+from .state import HEROES, Battleboard, Combatant, Pos
+
+STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))      # up, right, down, left
+
+
+@cache
+def grid(width: int, height: int) -> Grid:
+    return Grid(width, height)
+
+
+def board(s: Battleboard) -> Grid:
+    return grid(s.params.width, s.params.height)
+
+
+def the_map(s: Battleboard) -> Map:
+    return CONTENT.maps[s.map]
+
+
+def on_board(s: Battleboard, p: Pos) -> bool:
+    return 0 <= p[0] < s.params.width and 0 <= p[1] < s.params.height
+
+
+def terrain(s: Battleboard, p: Pos) -> str:
+    return the_map(s).terrain(p[0], p[1])
+
+
+def level(s: Battleboard, p: Pos) -> int:
+    return the_map(s).level(p[0], p[1])
+
+
+def section_rows(s: Battleboard, side: str) -> range:
+    """The rows a side holds: the heroes from row 0 up to the border, the foes the rest."""
+    return range(0, s.border) if side == HEROES else range(s.border, s.params.height)
+
+
+def in_section(s: Battleboard, side: str, p: Pos) -> bool:
+    return p[1] in section_rows(s, side)
+
+
+def section_cells(s: Battleboard, side: str) -> list[Pos]:
+    """A side's cells in reading order."""
+    return [(c, r) for r in section_rows(s, side) for c in range(s.params.width)]
+
+
+def placeable(s: Battleboard, p: Pos) -> bool:
+    """Where a combatant may stand at the start: not a barrier, not challenging terrain."""
+    return terrain(s, p) not in ("barrier", "challenging")
+
+
+def neighbours(s: Battleboard, p: Pos) -> list[Pos]:
+    return [q for dc, dr in STEPS if on_board(s, q := (p[0] + dc, p[1] + dr))]
+
+
+def distance(a: Pos, b: Pos) -> int:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
+def zone(p: Pos) -> set[Pos]:
+    """Zone of Control: the '+' around a combatant, its own cell included."""
+    return {p, *((p[0] + dc, p[1] + dr) for dc, dr in STEPS)}
+
+
+def enemies(s: Battleboard, unit: Combatant) -> Iterator[Combatant]:
+    return (u for u in s.units.values() if u.side != unit.side and not u.defeated and u.cell is not None)
+
+
+def zoc_cost(s: Battleboard, unit: Combatant, p: Pos) -> int:
+    """+1 for each enemy zone of control covering `p` (zones stack). Bull Rush ignores the cost;
+    Flight ignores the zones of enemies without flight."""
+    if unit.moves_as("bull_rush"):
+        return 0
+    flying = unit.moves_as("flight")
+    return sum(1 for e in enemies(s, unit)
+               if (not flying or e.moves_as("flight")) and e.cell is not None and distance(e.cell, p) <= 1)
+
+
+def enemy_at(s: Battleboard, unit: Combatant, p: Pos) -> bool:
+    return any(e.cell == p for e in enemies(s, unit))
+
+
+def step_cost(s: Battleboard, unit: Combatant, frm: Pos, to: Pos, *, through_enemies: bool = False) -> int | None:
+    """Movement points to step from `frm` onto the next cell `to`, or None where it may not."""
+    kind = terrain(s, to)
+    flying = unit.moves_as("flight")
+    if kind == "barrier" or (kind == "challenging" and not (flying or unit.lifted)):
+        return None
+    if not through_enemies and enemy_at(s, unit, to):
+        return None
+    cost = 1
+    if kind == "difficult" and not flying:
+        cost += 1
+    if kind == "liquid" and not (flying or unit.moves_as("swimming")):
+        cost += 1
+    if level(s, to) > level(s, frm) and not flying:
+        cost += 1 if unit.moves_as("climbing") else 2
+    return cost + zoc_cost(s, unit, to)
+
+
+def hazard_paid(s: Battleboard, unit: Combatant, p: Pos) -> bool:
+    """Hazardous terrain costs a defense token to move through."""
+    return terrain(s, p) == "hazardous"
+
+
+def steps(s: Battleboard, unit: Combatant) -> list[tuple[Pos, int, int]]:
+    """Every next cell of the movement path it can afford now: (cell, cost, cells skipped).
+    Steps first, in up-right-down-left order, then teleport jumps by direction and length."""
+    here = unit.cell
+    if here is None:
+        return []
+    found = []
+    for to in neighbours(s, here):
+        cost = step_cost(s, unit, here, to)
+        if cost is not None and cost <= unit.mp and (not hazard_paid(s, unit, to) or unit.tokens_left):
+            found.append((to, cost, 0))
+    if unit.teleport_left and unit.mp >= 1:
+        found += [(to, 1, skipped) for to, skipped in jumps(s, unit)
+                  if not hazard_paid(s, unit, to) or unit.tokens_left]
+    return found
+
+
+def jumps(s: Battleboard, unit: Combatant) -> list[tuple[Pos, int]]:
+    """Teleportation: straight jumps skipping 1..teleport_left cells, none a barrier or obscuring
+    terrain; the landing may not be a barrier or an enemy's cell (other terrain is ignored)."""
+    assert unit.cell is not None
+    found = []
+    for dc, dr in STEPS:
+        for skipped in range(1, unit.teleport_left + 1):
+            over = [(unit.cell[0] + dc * k, unit.cell[1] + dr * k) for k in range(1, skipped + 1)]
+            to = (unit.cell[0] + dc * (skipped + 1), unit.cell[1] + dr * (skipped + 1))
+            if not on_board(s, to) or any(terrain(s, c) in ("barrier", "obscuring") for c in over):
+                break
+            if terrain(s, to) != "barrier" and not enemy_at(s, unit, to):
+                found.append((to, skipped))
+    return found
+
+
+def origins(s: Battleboard, unit: Combatant) -> list[Pos]:
+    """Seed 002, Patterns: an action originates on or next to the movement path. A higher cell is
+    not next to a lower one (Elevated Terrain): adjacency counts from high to low only."""
+    found: list[Pos] = []
+    for p in unit.path or ((unit.cell,) if unit.cell else ()):
+        for q in (p, *neighbours(s, p)):
+            if q not in found and (q == p or level(s, q) <= level(s, p)):
+                found.append(q)
+    return found
+
+
+def liquid_ignored(unit: Combatant) -> bool:
+    return unit.moves_as("flight") or unit.moves_as("swimming")
+
+
+def die_penalty(s: Battleboard, attacker: Combatant, origin: Pos, target: Combatant) -> int:
+    """Obscuring and liquid terrain: one die fewer for an attack originating there, and one fewer
+    for an attack targeting a combatant there (not for a flyer or swimmer in liquid)."""
+    penalty = 0
+    for p, who in ((origin, attacker), (target.cell, target)):
+        kind = terrain(s, p) if p is not None else "plain"
+        if kind == "obscuring" or (kind == "liquid" and not liquid_ignored(who)):
+            penalty += 1
+    return penalty
+
+
+def snap_target(s: Battleboard, unit: Combatant) -> Pos:
+    """Where a combatant ends its turn: where it stands if that is in its section and no ally
+    stands there; else back at its origin; else the nearest free cell of its section."""
+    assert unit.cell is not None
+    if in_section(s, unit.side, unit.cell) and not _taken(s, unit, unit.cell):
+        return unit.cell
+    free = [p for p in section_cells(s, unit.side) if placeable(s, p) and not _taken(s, unit, p)]
+    back = unit.origin or unit.cell
+    if back in free:
+        return back
+    return min(free, key=lambda p: (distance(p, back), p[1], p[0])) if free else back
+
+
+def _taken(s: Battleboard, unit: Combatant, p: Pos) -> bool:
+    return any(u.cell == p and u.id != unit.id and not u.defeated for u in s.units.values())
+
+
+def to_cell(p: Pos) -> Cell:
+    return Cell(col=p[0], row=p[1])

@@ -1,0 +1,52 @@
+"""What a seat may do now: exactly the commands `decide` accepts."""
+from __future__ import annotations
+
+from domain.engine.errors import RuleViolation
+from domain.engine.events import Command
+
+from .actions import costs, max_reroll, slot
+from .attack import defenses
+from .board import steps
+from .commands import Act, Advance, Choose, Convert, Defend, EndTurn, Move, Place
+from .content import ACTIONS
+from .decide import awaiting
+from .patterns import aims
+from .state import Battleboard, Combatant, side_of_seat
+from .turns import free_cells, unplaced
+
+
+def legal_commands(s: Battleboard, seat: str) -> list[Command]:
+    if seat not in awaiting(s):
+        return []
+    if s.phase == "order":
+        return [Choose(go="first"), Choose(go="second")]
+    if s.phase == "arrange":
+        cells = free_cells(s, side_of_seat(seat))
+        return [Place(unit=u.id, cell=c) for u in unplaced(s, seat) for c in cells]
+    if s.plan is not None:
+        return [Defend(lose=lose, focus=focus) for lose, focus in defenses(s, s.plan)]
+    found: list[Command] = []
+    for unit in s.seat_units(seat):
+        found += [Move(unit=unit.id, to=cell) for cell, _, _ in steps(s, unit)]
+        if unit.focus >= 1:
+            found.append(Convert(unit=unit.id))
+        found += unit_actions(s, unit)
+    if s.row_open is not None:
+        found.append(Advance())
+    found.append(EndTurn())
+    return found
+
+
+def unit_actions(s: Battleboard, unit: Combatant) -> list[Command]:
+    found: list[Command] = []
+    for action_id in unit.actions:
+        action = ACTIONS[action_id]
+        try:
+            double, invigorated = slot(s, unit, action)
+            costs(s, unit, action, double, invigorated, 0)
+        except RuleViolation:
+            continue
+        rerolls = range(min(max_reroll(action), unit.focus - action.focus) + 1)
+        for aiming in aims(s, unit, action):
+            found += [Act(unit=unit.id, action=action_id, reroll=r, **aiming) for r in rerolls]  # type: ignore[arg-type]
+    return found

@@ -1,0 +1,157 @@
+"""Battleboard state: the combatants on the 5x6 board, the sides' sections, whose turn it is
+and what each combatant has done this turn. Frozen; updated with `msgspec.structs.replace`."""
+from __future__ import annotations
+
+import msgspec
+from msgspec.structs import replace
+
+from domain.engine.hooks import Effect
+
+HEROES, FOES = "heroes", "foes"
+SIDES = (HEROES, FOES)
+GM = "gm"
+HERO_SEATS = ("h1", "h2", "h3", "h4")
+Pos = tuple[int, int]               # (col, row); on the wire [col, row]
+
+
+class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Numbers seed 002 states, and those it leaves open (README.md names the section each fills)."""
+    width: int = 5                  # Battle Board: 5x6, two 5x3 sections
+    height: int = 6
+    section_rows: int = 3
+    min_section_rows: int = 1       # Battle Board: taking a row never leaves a side without one
+    actions: int = 2                # Actions: two actions a turn, of different kinds
+    half_turn_actions: int = 1      # Initiative: the first side's half turn
+    double_down_energy: int = 1     # Doubling Down: one energy point
+    focus_bank: int = 2             # Focus: unspent focus is kept up to this many times the stat
+    focus_movement: int = 1         # Focus: movement points one focus point converts into
+    focus_defense: int = 1          # Focus: Defense one focus point adds against one attack
+    auto_hit: int = 11              # Resolving Attacks: rolls of 11 or 12 always hit
+    die_sides: int = 12
+    zero_hits_miss: bool = True     # Resolving Attacks: an attack with no hit has Attack Value 0
+    confused_fail: int = 3          # Confused: a d12 at or under this loses the action
+    affinity_start: int = 1         # Affinities: each starts at 1...
+    affinity_points: int = 6        # ...plus 6 points (and one more a level)
+    round_limit: int = 30           # not in the seed: a battle still running after this many rounds is a draw
+
+
+class Combatant(msgspec.Struct, frozen=True, kw_only=True):
+    """One combatant: its stats, defense tokens, effect tokens, resources, and this turn's record
+    (movement points, the movement path, the actions taken)."""
+    id: str                         # a hero's seat ("h1"), or "f1", "f2"... for foes
+    side: str
+    seat: str                       # the seat that controls it
+    name: str
+    rank: str                       # character, mob, elite or boss
+    speed: int
+    evasion: int
+    defense: int
+    resilience: int
+    focus_stat: int
+    energy_stat: int
+    actions: tuple[str, ...]
+    movement: tuple[str, ...] = ()  # innate special movement
+    teleport: int = 0               # innate teleport points each turn
+    build: dict[str, object] = {}   # a character's class, affinities, weapons, armor, level, upgrades
+    cell: Pos | None = None
+    untapped: int = 0
+    tapped: int = 0
+    tokens: dict[str, int] = {}     # effect tokens held: kind -> count
+    focus: int = 0
+    energy: int = 0
+    defeated: bool = False
+    # this turn
+    mp: int = 0
+    origin: Pos | None = None
+    path: tuple[Pos, ...] = ()      # the movement path: cells it stood on this turn, origin first
+    taken: tuple[str, ...] = ()     # actions taken this turn, by id
+    kinds: tuple[str, ...] = ()     # their kinds
+    slots: int = 0                  # regular actions this turn (2; 1 in a half turn or stunned)
+    doubled: bool = False
+    granted: tuple[str, ...] = ()   # movement types a move action gave for this turn
+    teleport_left: int = 0
+    lifted: bool = False            # may enter challenging terrain this turn
+
+    @property
+    def tokens_left(self) -> int:
+        return self.untapped + self.tapped
+
+    @property
+    def alive(self) -> bool:
+        return not self.defeated
+
+    def moves_as(self, kind: str) -> bool:
+        return kind in self.movement or kind in self.granted
+
+    def count(self, token: str) -> int:
+        return self.tokens.get(token, 0)
+
+
+class AttackPlan(msgspec.Struct, frozen=True, kw_only=True):
+    """An action's attacks still to resolve while a defender chooses how to take one."""
+    attacker: str
+    action: str
+    targets: tuple[str, ...]        # remaining, in order
+    rerolls: int                    # focus rerolls the attacker may still use
+    target: str = ""                # the attack awaiting its defender's choice
+    av: int = 0
+    origin: Pos = (0, 0)
+
+
+class Battleboard(msgspec.Struct, frozen=True, kw_only=True):
+    params: Params
+    map: str
+    heroes: tuple[str, ...]         # hero seats, in order
+    units: dict[str, Combatant]     # heroes first, then foes, in order
+    phase: str = "order"            # order, arrange, turn, over
+    winner: str | None = None       # the side that won the initiative roll
+    first: str | None = None        # the side that goes first
+    arranging: str | None = None
+    placed: dict[str, Pos] = {}     # placements made, hidden until both sides have arranged
+    active: str | None = None       # the side whose turn it is
+    half: bool = False              # the first side's half turn
+    round: int = 0
+    turn: int = 0                   # side turns begun
+    border: int = 3                 # the heroes' section is rows 0..border-1
+    done: tuple[str, ...] = ()      # seats that ended this turn
+    row_open: int | None = None     # a row the active side may take this turn
+    plan: AttackPlan | None = None  # an attack awaiting its defender's choice
+    stances: tuple[Effect, ...] = ()
+    last_attack: dict[str, object] | None = None
+    ended: tuple[str | None, str] | None = None     # (winning side or None, reason)
+
+    def unit(self, key: str) -> Combatant:
+        return self.units[key]
+
+    def with_unit(self, unit: Combatant) -> Battleboard:
+        return replace(self, units={**self.units, unit.id: unit})
+
+    def side_units(self, side: str) -> list[Combatant]:
+        return [u for u in self.units.values() if u.side == side]
+
+    def living(self, side: str) -> list[Combatant]:
+        return [u for u in self.units.values() if u.side == side and not u.defeated]
+
+    def seat_units(self, seat: str) -> list[Combatant]:
+        return [u for u in self.units.values() if u.seat == seat and not u.defeated]
+
+    def seats_of(self, side: str) -> tuple[str, ...]:
+        return self.heroes if side == HEROES else (GM,)
+
+    def at(self, cell: Pos) -> Combatant | None:
+        for u in self.units.values():
+            if u.cell == cell and not u.defeated:
+                return u
+        return None
+
+
+def other(side: str) -> str:
+    return FOES if side == HEROES else HEROES
+
+
+def side_of_seat(seat: str) -> str:
+    return FOES if seat == GM else HEROES
+
+
+def effects(s: Battleboard) -> tuple[Effect, ...]:
+    return s.stances
