@@ -15,6 +15,7 @@ CELLS = ([0, 0], [2, 1], [4, 2], [1, 3], [2, 4], [3, 5], [0, 6], [5, 0])
 
 class TestBattleboardContract(RulesetContract):
     ruleset_id = "battleboard"
+    policies = ("random", "greedy", "memory")
     setups_hide_nothing = True      # builds, foes and map are public from the start
     server_only_state = False       # every secret belongs to a side's seats
     # Seed 002, Initiative: a side's arrangement is hidden from the other side until both

@@ -1,9 +1,11 @@
-"""Battleboard bots: greedy, for either side. It scores each legal command from the seat's
-view: attacks by expected tokens taken, moves toward the nearest enemy it can strike, and it
-ends the turn once nothing scores."""
+"""Battleboard bots, for either side. `greedy` scores each legal command from the seat's view:
+attacks by their expected Attack Value against the target's Defense, guard and aid by the
+tokens they save, moves toward the nearest enemy, and it ends the turn once nothing scores.
+`memory` (memory_bot.py) adds what the seat remembers."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from domain.ai.greedy import greedy
@@ -12,6 +14,7 @@ from domain.engine.registry import Registry
 
 from .attack import parse_dice
 from .content import ACTIONS
+from .memory_bot import MemoryPolicy
 
 BOTS: Registry[str, BotFactory] = Registry("battleboard bot")
 
@@ -102,3 +105,5 @@ def _in_area(view: Mapping[str, Any], cmd: Mapping[str, Any], cell: list[int]) -
 
 
 BOTS.add("greedy", greedy(score))
+
+BOTS.add("memory", partial(MemoryPolicy, score))

@@ -23,7 +23,7 @@ class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     actions: int = 2                # Actions: two actions a turn, of different kinds
     half_turn_actions: int = 1      # Initiative: the first side's half turn
     double_down_energy: int = 1     # Doubling Down: one energy point
-    focus_bank: int = 2             # Focus: unspent focus is kept up to this many times the stat
+    focus_bank: int = 1             # Focus: unspent focus is kept up to this many times the stat
     focus_movement: int = 1         # Focus: movement points one focus point converts into
     focus_defense: int = 1          # Focus: Defense one focus point adds against one attack
     auto_hit: int = 11              # Resolving Attacks: rolls of 11 or 12 always hit
