@@ -58,6 +58,7 @@ class Cell(NamedTuple):
 
 
 EntryCost = Callable[[Cell], int | None]
+StepCost = Callable[[Cell, Cell], int | None]      # (from, to): where entering depends on where from
 CanStop = Callable[[Cell], bool]
 
 
@@ -154,14 +155,15 @@ class Route:
 
 
 def path(grid: Grid, start: Cell, goal: Cell, cost: EntryCost = uniform_cost, *,
-         can_stop: CanStop = anywhere, max_cost: int | None = None) -> Route | None:
+         can_stop: CanStop = anywhere, max_cost: int | None = None, step: StepCost | None = None) -> Route | None:
     """The cheapest route from `start` to `goal` (ties as the module says), or None if none
     costs at most `max_cost` or `can_stop(goal)` is false. From `start` to itself the route is
-    empty and free."""
+    empty and free. `step(from, to)`, when given, prices each step in place of `cost(to)`: for
+    terrain whose price depends on where the step comes from (climbing onto higher ground)."""
     _check_on(grid, start, goal)
     if goal != start and not can_stop(goal):
         return None
-    settled, entered_from = _search(grid, start, cost, max_cost, goal)
+    settled, entered_from = _search(grid, start, _stepper(cost, step), max_cost, goal)
     if goal not in settled:
         return None
     cells = [goal]
@@ -171,11 +173,12 @@ def path(grid: Grid, start: Cell, goal: Cell, cost: EntryCost = uniform_cost, *,
 
 
 def reachable(grid: Grid, start: Cell, budget: int | None, cost: EntryCost = uniform_cost, *,
-              can_stop: CanStop = anywhere) -> dict[Cell, int]:
+              can_stop: CanStop = anywhere, step: StepCost | None = None) -> dict[Cell, int]:
     """Every cell a move from `start` can end on for at most `budget` (None: any cost), with the
-    least it costs, cheapest first. `start` is always in it, at 0: staying put."""
+    least it costs, cheapest first. `start` is always in it, at 0: staying put. `step` as in
+    `path`."""
     _check_on(grid, start)
-    settled, _ = _search(grid, start, cost, budget, None)
+    settled, _ = _search(grid, start, _stepper(cost, step), budget, None)
     return {cell: spent for cell, spent in settled.items() if cell == start or can_stop(cell)}
 
 
@@ -195,7 +198,11 @@ def follow(grid: Grid, start: Cell, cells: Sequence[Cell], cost: EntryCost = uni
     return Route(cells=tuple(cells), cost=spent)
 
 
-def _search(grid: Grid, start: Cell, cost: EntryCost, budget: int | None,
+def _stepper(cost: EntryCost, step: StepCost | None) -> StepCost:
+    return step if step is not None else (lambda here, nxt: cost(nxt))
+
+
+def _search(grid: Grid, start: Cell, cost: StepCost, budget: int | None,
             goal: Cell | None) -> tuple[dict[Cell, int], dict[Cell, Cell]]:
     """Dijkstra from `start` on the key (cost, steps, cell): the least cost of each cell settled
     (in settling order) and the cell each was entered from. Stops once `goal` is settled.
@@ -215,7 +222,7 @@ def _search(grid: Grid, start: Cell, cost: EntryCost, budget: int | None,
         if cell == goal:
             break
         for nxt in grid.neighbours(cell):
-            price = None if nxt in settled else cost(nxt)
+            price = None if nxt in settled else cost(cell, nxt)
             if price is None:
                 continue
             key = (spent + _checked(price, nxt), steps + 1)

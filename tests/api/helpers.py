@@ -6,7 +6,7 @@ from typing import Any
 
 import httpx
 
-from domain.engine.events import hidden_fields, topic_class
+from domain.engine.events import hidden_fields, owned_by, topic_class
 
 PLAYERS = {"p1": "alice", "p2": "bob"}
 
@@ -52,7 +52,7 @@ def hidden_leaks(wire: dict[str, Any], seat: str | None) -> list[str]:
     leaks = []
     for name, mark in hidden_fields(topic_class(wire["type"])):
         owner_field = getattr(mark, "owner", None)
-        if owner_field is not None and seat is not None and wire["data"].get(owner_field) == seat:
+        if owner_field is not None and owned_by(wire["data"].get(owner_field), seat):
             continue
         if wire["data"].get(name) is not None:
             leaks.append(f"{wire['type']}.{name} at seq {wire['seq']}")

@@ -372,3 +372,17 @@ def test_wire_input_is_a_cell_on_the_board_or_refused(grid, raw):
         assert refused.details["field"] in ("move.to", "move.to[0]", "move.to[1]")
     else:
         assert cell in grid and cell.to_wire() == list(raw)
+
+
+def test_a_step_cost_prices_each_step_by_where_it_comes_from():
+    """Given a 3x1 board whose middle cell is a ledge: climbing onto it costs 3, stepping down 1.
+    When `reachable` and `path` get `step(from, to)`, then they use it in place of `cost(to)`."""
+    grid = Grid(3, 1)
+    ledge = Cell(col=1, row=0)
+
+    def step(frm: Cell, to: Cell) -> int:
+        return 3 if to == ledge else 1
+
+    assert reachable(grid, Cell(col=0, row=0), 3, step=step) == {Cell(col=0, row=0): 0, ledge: 3}
+    route = path(grid, Cell(col=0, row=0), Cell(col=2, row=0), step=step)
+    assert route is not None and route.cost == 3 + 1      # up onto the ledge, then down

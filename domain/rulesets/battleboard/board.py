@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 
-from domain.engine.grid import Cell, Grid
+from domain.engine.grid import Cell, Grid, reachable
 
 from .content import CONTENT, Map
 from .state import HEROES, Battleboard, Combatant, Pos
@@ -62,7 +62,8 @@ def placeable(s: Battleboard, p: Pos) -> bool:
 
 
 def neighbours(s: Battleboard, p: Pos) -> list[Pos]:
-    return [q for dc, dr in STEPS if on_board(s, q := (p[0] + dc, p[1] + dr))]
+    """The cells next to `p`, up, right, down, left (the grid's clockwise order)."""
+    return [(c.col, c.row) for c in board(s).neighbours(to_cell(p))]
 
 
 def distance(a: Pos, b: Pos) -> int:
@@ -108,6 +109,22 @@ def step_cost(s: Battleboard, unit: Combatant, frm: Pos, to: Pos, *, through_ene
     if level(s, to) > level(s, frm) and not flying:
         cost += 1 if unit.moves_as("climbing") else 2
     return cost + zoc_cost(s, unit, to)
+
+
+def reach(s: Battleboard, unit: Combatant) -> dict[Pos, int]:
+    """Where a walk of single steps can take the combatant on its movement points now (not on
+    another combatant's cell), with the least each costs: the view's movement range."""
+    if unit.cell is None:
+        return {}
+
+    def price(frm: Cell, to: Cell) -> int | None:
+        return step_cost(s, unit, (frm.col, frm.row), (to.col, to.row))
+
+    def free(cell: Cell) -> bool:
+        return not any(u.cell == (cell.col, cell.row) for u in s.units.values() if not u.defeated)
+
+    found = reachable(board(s), to_cell(unit.cell), unit.mp, step=price, can_stop=free)
+    return {(c.col, c.row): cost for c, cost in found.items()}
 
 
 def hazard_paid(s: Battleboard, unit: Combatant, p: Pos) -> bool:

@@ -63,7 +63,7 @@ def adjust(r: Reading, cmd: Wire) -> float:
 
 def _defend(r: Reading, cmd: Wire) -> float:
     waiting = r.view.get("waiting_defense") or {}
-    me = waiting.get("unit")
+    me = str(waiting.get("unit"))
     if me not in r.units:
         return 0.0
     low = r.tokens(me) <= 2

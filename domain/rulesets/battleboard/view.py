@@ -9,7 +9,7 @@ import msgspec
 
 from domain.engine.events import Seat, Viewer
 
-from .board import section_rows, terrain, level
+from .board import level, reach, section_rows, terrain
 from .effects import defense_of, evasion_of
 from .state import Battleboard, Combatant, side_of_seat
 
@@ -52,6 +52,7 @@ def _unit(s: Battleboard, u: Combatant, sees: set[str]) -> dict[str, Any]:
         "movement": sorted({*u.movement, *u.granted}), "lifted": u.lifted,
         "actions": list(u.actions), "taken": list(u.taken), "slots": u.slots, "doubled": u.doubled,
         "path": [list(p) for p in u.path], "build": u.build,
+        "reach": [list(p) for p in reach(s, u)] if u.mp and s.active == u.side and u.cell else [],
     }
 
 
