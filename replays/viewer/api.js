@@ -38,3 +38,25 @@ export async function request(method, path, { token, query, body, signal } = {})
 
 export const getJSON = (path, options) => request("GET", path, options);
 export const postBytes = (path, bytes, options = {}) => request("POST", path, { ...options, body: bytes });
+
+const contents = new Map();                  // ruleset id -> its content, once GET /rulesets answered
+
+// A ruleset panel's renderer that draws with the ruleset's content (names and texts), read
+// once from GET /rulesets: until it arrives, or if it cannot be read, `draw` gets {} and ids
+// stand in for names; the panel is drawn again when it comes.
+export function withContent(rulesetId, draw) {
+  return (view, hints = {}) => {
+    const entry = contents.get(rulesetId) ?? { content: null, loading: null };
+    contents.set(rulesetId, entry);
+    const node = draw(view, hints, entry.content ?? {});
+    if (entry.content === null) {
+      entry.loading ??= getJSON("/rulesets")
+        .then((found) => { entry.content = found.rulesets.find((r) => r.id === rulesetId)?.content ?? {}; })
+        .catch(() => { entry.content = {}; });
+      entry.loading.then(() => {
+        if (node.isConnected) node.replaceWith(draw(view, hints, entry.content));
+      });
+    }
+    return node;
+  };
+}

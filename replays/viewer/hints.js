@@ -11,7 +11,9 @@
 //
 // rat has its own panel (rat.js: the priority queue, HP bars, ailment chips); its hints
 // name the sides and the ailments as the battle screen shows them. skirmish has its own too
-// (skirmish.js: the board of tiles, AP and piles); its hints name the phases.
+// (skirmish.js: the board of tiles, AP and piles); its hints name the phases. So has
+// battleboard (battleboard.js: the 5x6 board of terrain and sections, tokens and dice); its
+// hints name the phases and the two sides.
 
 export const HINTS = {
   ring: {
@@ -34,6 +36,10 @@ export const HINTS = {
   },
   skirmish: {
     labels: { select: "selection", place: "placement", mulligan: "starting hand", combat: "combat" },
+  },
+  battleboard: {
+    labels: { order: "initiative", arrange: "arrangement", turn: "combat", over: "over",
+      heroes: "Heroes", foes: "Foes" },
   },
   deckduel: {
     order: ["character", "hand", "hand_count", "deck_count", "energy_count", "drills", "discard"],

@@ -9,9 +9,11 @@
 // - an object keyed by the battle's seats is shown as sides, one column each.
 //
 // A ruleset whose screen the generic walk cannot tell (rat: a priority queue, HP an enemy
-// hides until ANALYZE; skirmish: characters on tiles, names from its content) has its own
+// hides until ANALYZE; skirmish: characters on tiles, names from its content; battleboard:
+// combatants on a board of terrain split into two sections, defense tokens, dice) has its own
 // panel in RULESET_VIEWS, used while its view has that shape.
 
+import { isBattleboardState, renderBattleboard } from "./battleboard.js";
 import { entityCard, entityName, fact, grid, isEntity, isEntityMap, isObject, isScalar, labelled, pile, statusChip,
   valueText } from "./blocks.js";
 import { isRatState, renderRat } from "./rat.js";
@@ -27,6 +29,7 @@ const PILES = new Set(["hand", "hands", "deck", "library", "pile", "piles", "dis
 const RULESET_VIEWS = {
   rat: { fits: isRatState, render: renderRat },
   skirmish: { fits: isSkirmishState, render: renderSkirmish },
+  battleboard: { fits: isBattleboardState, render: renderBattleboard },
 };
 const is2D = (v) => Array.isArray(v) && v.length > 0 && v.every(Array.isArray);
 

@@ -8,7 +8,7 @@
 // if it cannot be read, ids stand in for names. A hand is face-up only where the view has it
 // (the seat's own, or an omniscient view); otherwise only its count is shown.
 
-import { getJSON } from "./api.js";
+import { withContent } from "./api.js";
 import { fact, isObject } from "./blocks.js";
 import { chip, el, faceDown, humanize, playerName, titleCase } from "./widgets.js";
 
@@ -17,38 +17,20 @@ const ZONES = { a: 0, b: 1 };                // a board's deployment marks: p1's
 const AP_PIPS = 10;
 const TURN_MARKS = [["moved", "➜"], ["attacked", "⚔"], ["countered", "↺"]];
 
-let content = null;                          // the skirmish content, once GET /rulesets answered
-let loading = null;
-
 // A view this module can draw: the skirmish ruleset's, with its tiles, units and seats.
 export function isSkirmishState(state) {
   return state !== null && typeof state === "object" && Array.isArray(state.tiles)
     && isObject(state.units) && isObject(state.seats);
 }
 
-export function renderSkirmish(view, hints = {}) {
-  const node = draw(view, hints);
-  if (content === null) {
-    loadContent().then(() => {
-      if (node.isConnected) node.replaceWith(draw(view, hints));
-    });
-  }
-  return node;
-}
+export const renderSkirmish = withContent("skirmish", draw);
 
-function loadContent() {
-  loading ??= getJSON("/rulesets")
-    .then((found) => { content = found.rulesets.find((r) => r.id === "skirmish")?.content ?? {}; })
-    .catch(() => { content = {}; });
-  return loading;
-}
-
-function draw(view, hints) {
+function draw(view, hints, content) {
   const state = view.state;
   const seats = Object.keys(state.seats);
-  const ctx = { view, state, hints, seats, content: content ?? {}, active: state.active,
+  const ctx = { view, state, hints, seats, content, active: state.active,
     awaiting: new Set(state.awaiting ?? []), winner: view.outcome?.winner };
-  return el("div", { class: "view skirmish-view", data: { ruleset: "skirmish", names: content && Object.keys(content).length ? "content" : "ids" } },
+  return el("div", { class: "view skirmish-view", data: { ruleset: "skirmish", names: Object.keys(content).length ? "content" : "ids" } },
     headline(ctx),
     el("div", { class: "sk-field" },
       board(ctx),
