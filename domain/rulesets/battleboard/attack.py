@@ -55,6 +55,8 @@ def run_attacks(b: BoardResolver, plan: AttackPlan) -> None:
             best_origin(b.state, b.state.units[plan.attacker], target, ACTIONS[plan.action].range) or plan.origin
         av, used = roll(b, plan.attacker, ACTIONS[plan.action], key, origin, rerolls)
         rerolls -= used
+        if b.over:                  # a stance's answer to the roll decided the battle
+            return
         if av <= 0:
             b.emit(ev.AttackIgnored(unit=key))
             continue
@@ -102,6 +104,8 @@ def defenses(s: Battleboard, plan: AttackPlan) -> list[tuple[str, int]]:
     """The defender's choices as (lose, focus): which tokens to give up, and the focus that
     turns a break into a tap when it has enough. One choice means nothing to choose."""
     target = s.units[plan.target]
+    if target.tokens_left == 0:
+        return [("untapped", 0)]    # it falls whatever focus it spends: nothing to choose
     defense = defense_of(s, target)
     found = []
     needed = -(-(plan.av - defense) // s.params.focus_defense) if plan.av > defense else 0
@@ -142,6 +146,8 @@ def defend(b: BoardResolver, seat: str, lose: str, focus: int) -> None:
     plan = b.state.plan
     if plan is None:
         raise RuleViolation("no attack is waiting for a defense")
+    if b.state.units[plan.target].seat != seat:
+        raise RuleViolation(f"{b.state.units[plan.target].name}'s seat chooses how to take the attack")
     options = defenses(b.state, plan)
     if (lose, focus) not in options:
         shown = ", ".join(f"lose {x} with focus {f}" for x, f in options)

@@ -7,7 +7,7 @@ is orthogonal (`Metric.ORTHOGONAL`), and so is every distance.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, lru_cache
 
 from domain.engine.grid import Cell, Grid, reachable
 
@@ -34,12 +34,19 @@ def on_board(s: Battleboard, p: Pos) -> bool:
     return 0 <= p[0] < s.params.width and 0 <= p[1] < s.params.height
 
 
+@cache
+def _cells(map_id: str) -> dict[Pos, tuple[str, int]]:
+    """Each cell's terrain and level, read once per map."""
+    m = CONTENT.maps[map_id]
+    return {(c, r): (m.terrain(c, r), m.level(c, r)) for r in range(len(m.rows)) for c in range(len(m.rows[r]))}
+
+
 def terrain(s: Battleboard, p: Pos) -> str:
-    return the_map(s).terrain(p[0], p[1])
+    return _cells(s.map)[p][0]
 
 
 def level(s: Battleboard, p: Pos) -> int:
-    return the_map(s).level(p[0], p[1])
+    return _cells(s.map)[p][1]
 
 
 def section_rows(s: Battleboard, side: str) -> range:
@@ -168,12 +175,19 @@ def jumps(s: Battleboard, unit: Combatant) -> list[tuple[Pos, int]]:
 def origins(s: Battleboard, unit: Combatant) -> list[Pos]:
     """Seed 002, Patterns: an action originates on or next to the movement path. A higher cell is
     not next to a lower one (Elevated Terrain): adjacency counts from high to low only."""
+    return list(_origins(s.map, board(s), unit.path or ((unit.cell,) if unit.cell else ())))
+
+
+@lru_cache(maxsize=4096)
+def _origins(map_id: str, on: Grid, path: tuple[Pos, ...]) -> tuple[Pos, ...]:
+    cells = _cells(map_id)
     found: list[Pos] = []
-    for p in unit.path or ((unit.cell,) if unit.cell else ()):
-        for q in (p, *neighbours(s, p)):
-            if q not in found and (q == p or level(s, q) <= level(s, p)):
+    for p in path:
+        for c in (to_cell(p), *on.neighbours(to_cell(p))):
+            q = (c.col, c.row)
+            if q not in found and (q == p or cells[q][1] <= cells[p][1]):
                 found.append(q)
-    return found
+    return tuple(found)
 
 
 def liquid_ignored(unit: Combatant) -> bool:

@@ -2,6 +2,8 @@
 every rule shares: losing a defense token, defeat, and the end of combat."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import msgspec
 
 from domain.engine.events import Event
@@ -110,8 +112,19 @@ def _evade(ctx: HookContext, s: Battleboard, q: EvasionQuery) -> EvasionQuery:
 @HOOKS.hook(Phase.AFTER, on=ev.Moved, kind="sentinel")
 def _sentinel(ctx: HookContext, s: Battleboard, e: ev.Moved) -> list[Event]:
     """An enemy that steps into the sentinel's zone of control taps one of its tokens."""
-    owner, mover = _stance_owner(ctx, s), s.units[e.unit]
-    if owner.cell is None or mover.side == owner.side or mover.defeated or tuple(e.to) not in zone(owner.cell):
+    return _entered(ctx, s, e.unit, [e.to])
+
+
+@HOOKS.hook(Phase.AFTER, on=ev.Charged, kind="sentinel")
+def _sentinel_charge(ctx: HookContext, s: Battleboard, e: ev.Charged) -> list[Event]:
+    """A charge steps into the zone too: one token for the charge (a straight line enters it once)."""
+    return _entered(ctx, s, e.unit, e.cells)
+
+
+def _entered(ctx: HookContext, s: Battleboard, key: str, cells: Sequence[Sequence[int]]) -> list[Event]:
+    owner, mover = _stance_owner(ctx, s), s.units[key]
+    if owner.cell is None or mover.side == owner.side or mover.defeated \
+            or not any((c[0], c[1]) in zone(owner.cell) for c in cells):
         return []
     return [_loss(mover)]
 

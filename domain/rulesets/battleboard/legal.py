@@ -39,6 +39,7 @@ def legal_commands(s: Battleboard, seat: str) -> list[Command]:
 
 def unit_actions(s: Battleboard, unit: Combatant) -> list[Command]:
     found: list[Command] = []
+    seen: dict[tuple[str, int], dict[str, tuple[int, int]]] = {}
     for action_id in unit.actions:
         action = ACTIONS[action_id]
         try:
@@ -47,6 +48,6 @@ def unit_actions(s: Battleboard, unit: Combatant) -> list[Command]:
         except RuleViolation:
             continue
         rerolls = range(min(max_reroll(action), unit.focus - action.focus) + 1)
-        for aiming in aims(s, unit, action):
+        for aiming in aims(s, unit, action, seen):
             found += [Act(unit=unit.id, action=action_id, reroll=r, **aiming) for r in rerolls]  # type: ignore[arg-type]
     return found

@@ -39,8 +39,15 @@ def allies_of(s: Battleboard, unit: Combatant) -> list[Combatant]:
     return [u for u in s.units.values() if u.side == unit.side and not u.defeated and u.cell is not None]
 
 
-def in_reach(s: Battleboard, unit: Combatant, action: Action) -> dict[str, Pos]:
-    """Each enemy (or ally) the action can single out, with the origin it would use."""
+def in_reach(s: Battleboard, unit: Combatant, action: Action,
+             seen: dict[tuple[str, int], dict[str, Pos]] | None = None) -> dict[str, Pos]:
+    """Each enemy (or ally) the action can single out, with the origin it would use. `seen`
+    keeps the answers of one listing, by target kind and range."""
+    if seen is not None:
+        key = (action.target, action.range)
+        if key not in seen:
+            seen[key] = in_reach(s, unit, action)
+        return seen[key]
     pool = foes_of(s, unit) if action.target == "enemy" else allies_of(s, unit)
     found = {}
     for other in pool:
@@ -50,14 +57,15 @@ def in_reach(s: Battleboard, unit: Combatant, action: Action) -> dict[str, Pos]:
     return found
 
 
-def aims(s: Battleboard, unit: Combatant, action: Action) -> list[dict[str, object]]:
+def aims(s: Battleboard, unit: Combatant, action: Action,
+         seen: dict[tuple[str, int], dict[str, Pos]] | None = None) -> list[dict[str, object]]:
     """Every well-aimed command for the action, as its aiming fields."""
     if action.target == "self":
         return [{}]
     if action.target == "ally" or action.pattern == "single":
-        return [{"targets": (key,)} for key in in_reach(s, unit, action)]
+        return [{"targets": (key,)} for key in in_reach(s, unit, action, seen)]
     if action.pattern in ("scatter", "flurry"):
-        keys = list(in_reach(s, unit, action))
+        keys = list(in_reach(s, unit, action, seen))
         pick = combinations if action.pattern == "scatter" else combinations_with_replacement
         return [{"targets": combo} for n in range(1, MULTI + 1) for combo in pick(keys, n)]
     if action.pattern == "line":
@@ -132,11 +140,22 @@ def _area(s: Battleboard, unit: Combatant, action: Action, field: str, value: ob
     if field != "at" and not (isinstance(value, int) and 0 <= value < limit):
         raise RuleViolation(f"{field}: 0..{limit - 1}")
     cells = _cells(s, field, value)
-    reach = [o for o in origins(s, unit) if any(distance(o, c) <= action.range for c in cells)]
+    anchor = _anchor(s, field, value)
+    reach = [o for o in origins(s, unit) if any(distance(o, c) <= action.range for c in anchor)]
     if not reach:
         return (), (0, 0)
     hit = tuple(u.id for u in foes_of(s, unit) if u.cell in cells)
     return hit, reach[0]
+
+
+def _anchor(s: Battleboard, field: str, value: object) -> list[Pos]:
+    """What must be within range of an origin: a line's row, a wave's middle column, a burst's centre."""
+    if field == "row":
+        return _cells(s, field, value)
+    if field == "col":
+        return [(value, r) for r in range(s.params.height)]  # type: ignore[misc]
+    assert isinstance(value, tuple)
+    return [value]
 
 
 def _cells(s: Battleboard, field: str, value: object) -> list[Pos]:

@@ -34,6 +34,8 @@ def choose(b: BoardResolver, seat: str, go: str) -> None:
         raise RuleViolation("the order of play has been chosen")
     if go not in ("first", "second"):
         raise RuleViolation(f"go: first or second, not {go!r}")
+    if side_of_seat(seat) != s.winner:
+        raise RuleViolation(f"the {s.winner} won the initiative and choose the order")
     winner = s.winner or HEROES
     first = winner if go == "first" else other(winner)
     b.emit(ev.OrderChosen(seat=seat, go=go, first=first))
@@ -133,6 +135,8 @@ def convert(b: BoardResolver, seat: str, unit: Combatant) -> None:
 def end_turn(b: BoardResolver, seat: str) -> None:
     """The seat's combatants are done: each snaps back unless it ends in its own section (and
     not on an ally). When every seat of the side is done, the side's turn ends."""
+    if b.state.active != side_of_seat(seat) or seat in b.state.done:
+        raise RuleViolation(f"{seat} is not taking a turn now")
     b.emit(ev.SeatDone(seat=seat))
     for unit in b.state.seat_units(seat):
         to = snap_target(b.state, unit)
@@ -158,6 +162,8 @@ def open_row(s: Battleboard, side: str) -> int | None:
 
 def advance(b: BoardResolver, seat: str) -> None:
     s = b.state
+    if side_of_seat(seat) != s.active or seat in s.done:
+        raise RuleViolation("a row is taken during your side's turn")
     if s.row_open is None:
         raise RuleViolation("no row to take: the enemy did not leave the row next to your section empty")
     side = side_of_seat(seat)
