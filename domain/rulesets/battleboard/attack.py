@@ -11,6 +11,7 @@ from .board import die_penalty, distance, origins
 from .content import ACTIONS, CONTENT, Action
 from .effects import BoardResolver, DefenseQuery, EvasionQuery, defense_of, lose_token
 from .state import AttackPlan, Battleboard, Combatant, Pos
+from .steps import apply_steps
 
 EXPRESSION = re.compile(r"^(\d+)d\*(\d+)([+-]\d+)?$")
 
@@ -160,6 +161,5 @@ def defend(b: BoardResolver, seat: str, lose: str, focus: int) -> None:
 
 def finish(b: BoardResolver, attacker: str, action: Action) -> None:
     """An attack action's own steps (movement after a charge, say) apply to the attacker last."""
-    from .actions import apply_steps
     if not b.over and not b.state.units[attacker].defeated:
         apply_steps(b, attacker, attacker, action)

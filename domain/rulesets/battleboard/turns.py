@@ -13,8 +13,8 @@ from .commands import Move
 from .effects import BoardResolver, lose_token
 from .setup import BattleboardSetup
 from .state import FOES, HEROES, Battleboard, Combatant, other, side_of_seat
+from .steps import NEGATIVE_ORDER
 
-HEROIC_ORDER = ("stunned", "poisoned", "hobbled", "weakened", "vulnerable", "confused")
 
 
 def start(setup: BattleboardSetup, rng: Rng) -> list[Event]:
@@ -92,7 +92,7 @@ def ready(b: BoardResolver, key: str, half: bool) -> None:
     """A combatant's start of turn, one token at a time: Heroic first, then Hobbled and Stunned
     shape the turn, focus comes in, and Poisoned costs a token."""
     u = b.state.units[key]
-    negative = next((t for t in HEROIC_ORDER if u.count(t)), None)
+    negative = next((t for t in NEGATIVE_ORDER if u.count(t)), None)
     if u.count("heroic") and negative is not None:
         b.emit(ev.TokenSpent(unit=key, token="heroic", reason="used"))
         b.emit(ev.TokenSpent(unit=key, token=negative, reason="eliminated by heroic"))
