@@ -11,7 +11,7 @@ from functools import cache, lru_cache
 
 from domain.engine.grid import Cell, Grid, reachable
 
-from .content import CONTENT, Map
+from .content import CONTENT
 from .state import HEROES, Battleboard, Combatant, Pos
 
 STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))      # up, right, down, left
@@ -24,10 +24,6 @@ def grid(width: int, height: int) -> Grid:
 
 def board(s: Battleboard) -> Grid:
     return grid(s.params.width, s.params.height)
-
-
-def the_map(s: Battleboard) -> Map:
-    return CONTENT.maps[s.map]
 
 
 def on_board(s: Battleboard, p: Pos) -> bool:

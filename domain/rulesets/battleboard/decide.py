@@ -10,7 +10,7 @@ from .actions import act
 from .attack import defend
 from .commands import Act, Advance, Choose, Convert, Defend, EndTurn, Move, Place
 from .effects import BoardResolver
-from .state import Battleboard, Combatant, side_of_seat
+from .state import Battleboard, Combatant
 from .turns import advance, choose, convert, end_turn, move, place, unplaced
 
 STEP_COMMAND: dict[str, type[Command]] = {"order": Choose, "arrange": Place}
@@ -64,7 +64,7 @@ def own_unit(s: Battleboard, seat: str, key: str) -> Combatant:
         raise RuleViolation(f"{key!r} is not a combatant of {seat}", unit=key)
     if unit.defeated:
         raise RuleViolation(f"{unit.name} has been defeated", unit=key)
-    if side_of_seat(seat) != s.active or seat in s.done:
+    if not s.taking_turn(seat):
         raise RuleViolation(f"{unit.name} is not taking its turn now", unit=key)
     return unit
 

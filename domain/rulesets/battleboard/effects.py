@@ -3,6 +3,7 @@ every rule shares: losing a defense token, defeat, and the end of combat."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 import msgspec
 
@@ -16,6 +17,7 @@ from .evolve import evolve
 from .state import Battleboard, Combatant, effects, other
 
 HOOKS = Hooks()
+Q = TypeVar("Q", bound=msgspec.Struct)
 
 
 class DefenseQuery(msgspec.Struct, frozen=True, kw_only=True):
@@ -46,18 +48,19 @@ class BoardResolver(Resolver[Battleboard]):
         return self.state.ended is not None
 
 
-def ask(s: Battleboard, query: msgspec.Struct) -> msgspec.Struct:
-    return modify(HOOKS, effects(s), s, query)[0]
+def ask(s: Battleboard, query: Q) -> Q:
+    """The query after every stance's modifiers (for views and legal commands; `decide` asks
+    its resolver, which logs each stance that changed it)."""
+    answer: Q = modify(HOOKS, effects(s), s, query)[0]
+    return answer
 
 
 def defense_of(s: Battleboard, unit: Combatant) -> int:
-    result: DefenseQuery = ask(s, DefenseQuery(target=unit.id, defense=unit.defense))  # type: ignore[assignment]
-    return result.defense
+    return ask(s, DefenseQuery(target=unit.id, defense=unit.defense)).defense
 
 
 def evasion_of(s: Battleboard, unit: Combatant) -> int:
-    result: EvasionQuery = ask(s, EvasionQuery(target=unit.id, evasion=unit.evasion))  # type: ignore[assignment]
-    return result.evasion
+    return ask(s, EvasionQuery(target=unit.id, evasion=unit.evasion)).evasion
 
 
 def lose_token(b: BoardResolver, key: str, reason: str, *, prefer: str = "untapped", broken: bool = False) -> None:

@@ -8,7 +8,6 @@ from msgspec.structs import replace
 from domain.engine.hooks import Effect
 
 HEROES, FOES = "heroes", "foes"
-SIDES = (HEROES, FOES)
 GM = "gm"
 HERO_SEATS = ("h1", "h2", "h3", "h4")
 Pos = tuple[int, int]               # (col, row); on the wire [col, row]
@@ -120,14 +119,8 @@ class Battleboard(msgspec.Struct, frozen=True, kw_only=True):
     last_attack: dict[str, object] | None = None
     ended: tuple[str | None, str] | None = None     # (winning side or None, reason)
 
-    def unit(self, key: str) -> Combatant:
-        return self.units[key]
-
     def with_unit(self, unit: Combatant) -> Battleboard:
         return replace(self, units={**self.units, unit.id: unit})
-
-    def side_units(self, side: str) -> list[Combatant]:
-        return [u for u in self.units.values() if u.side == side]
 
     def living(self, side: str) -> list[Combatant]:
         return [u for u in self.units.values() if u.side == side and not u.defeated]
@@ -138,11 +131,10 @@ class Battleboard(msgspec.Struct, frozen=True, kw_only=True):
     def seats_of(self, side: str) -> tuple[str, ...]:
         return self.heroes if side == HEROES else (GM,)
 
-    def at(self, cell: Pos) -> Combatant | None:
-        for u in self.units.values():
-            if u.cell == cell and not u.defeated:
-                return u
-        return None
+    def taking_turn(self, seat: str) -> bool:
+        """Whether `seat`'s side is taking its turn and the seat has not ended it."""
+        return self.active == side_of_seat(seat) and seat not in self.done
+
 
 
 def other(side: str) -> str:

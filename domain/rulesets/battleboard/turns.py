@@ -135,7 +135,7 @@ def convert(b: BoardResolver, seat: str, unit: Combatant) -> None:
 def end_turn(b: BoardResolver, seat: str) -> None:
     """The seat's combatants are done: each snaps back unless it ends in its own section (and
     not on an ally). When every seat of the side is done, the side's turn ends."""
-    if b.state.active != side_of_seat(seat) or seat in b.state.done:
+    if not b.state.taking_turn(seat):
         raise RuleViolation(f"{seat} is not taking a turn now")
     b.emit(ev.SeatDone(seat=seat))
     for unit in b.state.seat_units(seat):
@@ -162,7 +162,7 @@ def open_row(s: Battleboard, side: str) -> int | None:
 
 def advance(b: BoardResolver, seat: str) -> None:
     s = b.state
-    if side_of_seat(seat) != s.active or seat in s.done:
+    if not s.taking_turn(seat):
         raise RuleViolation("a row is taken during your side's turn")
     if s.row_open is None:
         raise RuleViolation("no row to take: the enemy did not leave the row next to your section empty")
