@@ -22,12 +22,21 @@ PARAM_MAX = 1_000_000
 class ContentFiles:
     """A ruleset's content: TOML files read once, hashed by name and bytes (replays pin the
     hash), and shown as JSON table by table. A subclass names its `TABLES` (attributes that
-    hold `{id: record}`) and loads them from `self.files`."""
+    hold `{id: record}`) and loads them from `self.files`.
+
+    An earlier release's content is today's files overlaid by a `release` folder that keeps
+    only what differs: the files as that release had them, and in `absent.txt` the names of
+    files it did not have. Its hash proves the overlay is exact."""
     TABLES: tuple[str, ...] = ()
 
-    def __init__(self, directory: Path):
-        self.files = {p.relative_to(directory).as_posix(): p.read_bytes()
-                      for p in sorted(directory.rglob("*.toml"))}
+    def __init__(self, directory: Path, release: Path | None = None):
+        self.files = toml_files(directory)
+        if release is not None:     # an earlier release: the files it changed, and those it lacked
+            self.files.update(toml_files(release))
+            absent = release / ABSENT
+            for name in absent.read_text().split() if absent.exists() else ():
+                self.files.pop(name, None)
+            self.files = dict(sorted(self.files.items()))
 
     def toml(self, name: str) -> dict[str, Any]:
         return tomllib.loads(self.files[name].decode())
@@ -39,6 +48,13 @@ class ContentFiles:
     def as_json(self) -> dict[str, object]:
         return {table: {k: msgspec.to_builtins(v) for k, v in vars(self)[table].items()}
                 for table in self.TABLES}
+
+
+ABSENT = "absent.txt"
+
+
+def toml_files(directory: Path) -> dict[str, bytes]:
+    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*.toml"))}
 
 
 def files_hash(files: Mapping[str, bytes]) -> str:

@@ -148,6 +148,9 @@ class Resolver(Generic[S]):
                                                  cancelled=final is None and effect is changed_by[-1]))
                 if final is None:
                     return None
+            final = self.settle(final)
+            if final is None:
+                return None
             self._record(final)
             self.follow(final)
             if not self._hooks.hooked(Phase.AFTER, type(final)):
@@ -161,6 +164,11 @@ class Resolver(Generic[S]):
             return final
         finally:
             self._depth -= 1
+
+    def settle(self, event: EventT) -> EventT | None:
+        """The rules' last word on an event once every modifier has had its say (a heal
+        capped at the HP missing, say); None drops it. Unchanged by default."""
+        return event
 
     def follow(self, event: Event) -> None:
         """The rules' own consequences of an applied event (a KO at 0 HP, say), emitted

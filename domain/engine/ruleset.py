@@ -16,6 +16,7 @@ whether it exists:
 | `memory_known(view, seat)`: the others' resources a seat knows | nothing |
 | `bots`: the game's own bot policies, by name | none (the generic ones still play) |
 | `anytime`: command types any seat may send whenever the battle runs (a forfeit) | none |
+| `releases`: earlier versions this code still plays, by version (`releases.py`) | none |
 """
 from __future__ import annotations
 
@@ -117,6 +118,22 @@ class Ruleset(Generic[S]):
     # or not (skirmish's forfeit). They are not moves: `legal_commands` leaves them out, so no
     # bot picks them, and `decide` must accept them from every seat in every running state.
     anytime: frozenset[str] = frozenset()
+    # Rule evolution (DESIGN.md): each earlier version still played, built on first use by
+    # `domain.engine.releases.earlier_release` from today's code, its content by hash and
+    # its version-keyed rule parameters.
+    releases: Mapping[str, Callable[[], "Ruleset[Any]"]] = field(default_factory=dict)
+
+    def release(self, version: str, content_hash: str) -> "Ruleset[Any] | None":
+        """The ruleset exactly as `version` with `content_hash` played, or None if this code
+        base no longer plays it."""
+        if (version, content_hash) == (self.version, self.content_hash):
+            return self
+        if version not in self.releases:
+            return None
+        built = _BUILT.get((self.id, version))
+        if built is None:
+            built = _BUILT[(self.id, version)] = self.releases[version]()
+        return built if built.content_hash == content_hash else None
 
     @property
     def content_hash(self) -> str:
@@ -132,6 +149,7 @@ class Ruleset(Generic[S]):
 
 
 _REGISTRY: Registry[str, Ruleset[Any]] = Registry("ruleset")
+_BUILT: dict[tuple[str, str], Ruleset[Any]] = {}
 RULESET_PACKAGE = "domain.rulesets"
 
 
@@ -156,3 +174,16 @@ def get_ruleset(ruleset_id: str) -> Ruleset[Any]:
     except KeyError:
         raise UnknownRuleset(f"unknown ruleset {quote(ruleset_id)}; known: {', '.join(known) or 'none'}",
                              ruleset=ruleset_id) from None
+
+
+def pinned_ruleset(ruleset_id: str, version: str, content_hash: str) -> Ruleset[Any] | None:
+    """The rules a battle pinned: the installed ruleset, or the earlier release kept for that
+    version and content hash; None if neither is installed (UnknownRuleset if the id is not)."""
+    return get_ruleset(ruleset_id).release(version, content_hash)
+
+
+def ruleset_of(created: Any) -> Ruleset[Any]:
+    """The ruleset a `BattleCreated` pinned, for folding and showing the battle; the
+    installed one if that version is no longer kept (re-simulation refuses it instead)."""
+    installed = get_ruleset(created.ruleset)
+    return installed.release(created.ruleset_version, created.content_hash) or installed

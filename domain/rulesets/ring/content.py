@@ -7,6 +7,9 @@ and every pool has the shape seed 000 gives it (6 arts x 3 children, 6 per tier)
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -173,8 +176,8 @@ def _records(raw: dict[str, Any], key: str, cls: type) -> dict[str, Any]:
 class Content(ContentFiles):
     TABLES = ("units", "pools", "abilities", "leaders", "items", "equipment", "battlefields", "dynamics", "decks")
 
-    def __init__(self, directory: Path = CONTENT_DIR):
-        super().__init__(directory)
+    def __init__(self, directory: Path = CONTENT_DIR, release: Path | None = None):
+        super().__init__(directory, release)
         raw: dict[str, dict[str, Any]] = {}
         for name, body in self.files.items():
             for key, table in self.toml(name).items():
@@ -204,3 +207,24 @@ class Content(ContentFiles):
 
 
 CONTENT = Content()
+_ACTIVE: ContextVar[Content] = ContextVar("ring_content", default=CONTENT)
+
+
+def content() -> Content:
+    """The content of the release being played: today's, unless `releases.py` pinned an
+    earlier one for this call (a replay or a battle recorded under an older version)."""
+    return _ACTIVE.get()
+
+
+def playing(pinned: Content) -> AbstractContextManager[None]:
+    """Play with `pinned` content until the block ends (this thread or task only)."""
+    return _using(pinned)
+
+
+@contextmanager
+def _using(pinned: Content) -> Iterator[None]:
+    token = _ACTIVE.set(pinned)
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)

@@ -8,7 +8,7 @@ from domain.engine.choices import ChoicesRevealed, PendingChoices
 from domain.engine.reducer import Reducer
 
 from . import events as ev
-from .content import CONTENT
+from .content import content
 from .state import SEATS, Dyn, Fighter, Params, PoolSlot, Ring, Side
 
 
@@ -31,7 +31,7 @@ def _dyn(s: Ring, dyn_id: str, **changes: object) -> Ring:
 def _(e: ev.RingStarted, s: None) -> Ring:
     sides = {}
     for seat in SEATS:
-        leader = CONTENT.leaders[e.leaders[seat]]
+        leader = content().leaders[e.leaders[seat]]
         sides[seat] = Side(leader=leader.id, leader_hp=leader.hp, leader_max_hp=leader.hp, max_ap=leader.ap, deck=())
     return Ring(params=Params(**e.params), p1=sides["p1"], p2=sides["p2"], units={},
                 battlefield=e.fixed_battlefield)

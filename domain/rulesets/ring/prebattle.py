@@ -11,7 +11,7 @@ from domain.engine.rng import Rng
 
 from . import events as ev
 from .commands import ChooseBattlefield, PickRing, PickTeam
-from .content import ATTRIBUTES, CONTENT
+from .content import ATTRIBUTES, content
 from .effects.moves import RingResolver, add_dynamic, grants, part
 from .evolve import evolve
 from .roster import build_fighter
@@ -52,7 +52,7 @@ def linear_variation(setup: RingSetup, rng: Rng) -> dict[str, int]:
 def roll_initiative(b: RingResolver) -> None:
     """Both sides roll 1..die plus their leader's initiative; a tie rolls again."""
     s = b.state
-    bonus = {seat: CONTENT.leaders[s.side(seat).leader].initiative for seat in SEATS}
+    bonus = {seat: content().leaders[s.side(seat).leader].initiative for seat in SEATS}
     rolls: dict[str, list[int]] = {seat: [] for seat in SEATS}
     while True:
         for seat in SEATS:
@@ -61,14 +61,14 @@ def roll_initiative(b: RingResolver) -> None:
         if totals["p1"] != totals["p2"]:
             break
     winner = max(SEATS, key=totals.__getitem__)
-    advantage = CONTENT.leaders[s.side(winner).leader].advantage
+    advantage = content().leaders[s.side(winner).leader].advantage
     b.emit(ev.InitiativeRolled(rolls=rolls, bonus=bonus, winner=winner, advantage=advantage))
     if b.state.battlefield is not None:
         b.emit(ev.BattlefieldDrawn(battlefield=b.state.battlefield, by="setup"))
     elif advantage == "battlefield":
         return                      # the winner chooses (ChooseBattlefield)
     else:
-        b.emit(ev.BattlefieldDrawn(battlefield=b.rng.choice(sorted(CONTENT.battlefields)), by="rng"))
+        b.emit(ev.BattlefieldDrawn(battlefield=b.rng.choice(sorted(content().battlefields)), by="rng"))
     open_team_pick(b)
 
 
@@ -76,8 +76,8 @@ def choose_battlefield(b: RingResolver, seat: str, cmd: ChooseBattlefield) -> No
     s = b.state
     if s.phase != "battlefield" or s.battlefield is not None:
         raise RuleViolation("the battlefield is already decided")
-    if cmd.battlefield not in CONTENT.battlefields:
-        raise RuleViolation(f"unknown battlefield {cmd.battlefield!r}; known: {', '.join(sorted(CONTENT.battlefields))}")
+    if cmd.battlefield not in content().battlefields:
+        raise RuleViolation(f"unknown battlefield {cmd.battlefield!r}; known: {', '.join(sorted(content().battlefields))}")
     b.emit(ev.BattlefieldChosen(seat=seat, battlefield=cmd.battlefield))
     open_team_pick(b)
 
@@ -119,17 +119,17 @@ def teams_enter(b: RingResolver) -> None:
     s = b.state
     if s.battlefield is None:
         raise RuntimeError("teams enter only once the battlefield is decided")
-    grants(b, CONTENT.battlefields[s.battlefield].dynamics, source="battlefield", seat=None)
+    grants(b, content().battlefields[s.battlefield].dynamics, source="battlefield", seat=None)
     for seat in SEATS:
-        grants(b, CONTENT.leaders[s.side(seat).leader].dynamics, source="leader", seat=seat)
+        grants(b, content().leaders[s.side(seat).leader].dynamics, source="leader", seat=seat)
     for seat in SEATS:
         for key in s.side(seat).team:
             unit = s.units[key]
-            grants(b, CONTENT.units[unit.unit].dynamics, source="unit", seat=seat, unit=key)
+            grants(b, content().units[unit.unit].dynamics, source="unit", seat=seat, unit=key)
             if unit.equipment:
-                grants(b, CONTENT.equipment[unit.equipment].dynamics, source="equipment", seat=seat, unit=key)
+                grants(b, content().equipment[unit.equipment].dynamics, source="equipment", seat=seat, unit=key)
     winner = s.initiative_winner()
-    leader = CONTENT.leaders[s.side(winner).leader]
+    leader = content().leaders[s.side(winner).leader]
     if s.advantage == "boost" and leader.boost_attr:
         for key in s.side(winner).team:
             base = b.state.units[key].base[leader.boost_attr]

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
 
-from .content import ATTRIBUTES, CONTENT, DeckUnit, Equipment
+from .content import ATTRIBUTES, Content, DeckUnit, Equipment, content
 from .formulas import exhausted
 from .state import COMBAT, Fighter, Params, PoolSlot
 
@@ -17,7 +17,7 @@ MAX_LEVEL = 3
 def equipped_base(unit_id: str, equipment: Equipment | None, variation: Mapping[str, int]) -> dict[str, int]:
     """Equipment raises the BASE that growth multiplies (seed 000, Equipment Attributes);
     linear variation, when on, shifts the unit's own numbers first."""
-    spec = CONTENT.units[unit_id]
+    spec = content().units[unit_id]
     base = {}
     for attr in ATTRIBUTES:
         own = math.floor(Fraction(spec.attributes[attr]) * (10_000 + variation.get(attr, 0)) / 10_000)
@@ -33,7 +33,7 @@ def grown(base: Mapping[str, int], growth: Mapping[str, int], params: Params) ->
 
 def equipped_pools(unit_id: str, equipment: Equipment | None) -> list[PoolSlot]:
     """Seed 000, Add, Replace, or Upgrade Ability Pools."""
-    pools = [PoolSlot(p, lvl) for p, lvl in CONTENT.units[unit_id].pools.items()]
+    pools = [PoolSlot(p, lvl) for p, lvl in content().units[unit_id].pools.items()]
     if equipment is None:
         return pools
     for old, new in equipment.replace_pool.items():
@@ -84,8 +84,8 @@ def gp_spent(entry: DeckUnit, params: Params) -> int:
 
 def build_fighter(seat: str, entry: DeckUnit, params: Params, *, lp: int | None = None, exs: int = 0,
                   variation: Mapping[str, int] | None = None) -> Fighter:
-    spec = CONTENT.units[entry.unit]
-    equipment = CONTENT.equipment.get(entry.equipment) if entry.equipment else None
+    spec = content().units[entry.unit]
+    equipment = content().equipment.get(entry.equipment) if entry.equipment else None
     stats = grown(equipped_base(entry.unit, equipment, variation or {}), entry.growth, params)
     pools = [PoolSlot(p.pool, p.level + entry.levels.get(p.pool, 0), p.extra + entry.slots.get(p.pool, 0))
              for p in equipped_pools(entry.unit, equipment)]
@@ -100,17 +100,17 @@ def build_fighter(seat: str, entry: DeckUnit, params: Params, *, lp: int | None 
 
 
 def loadout(f: Fighter) -> tuple[str, ...]:
-    return _loadout(f.pools, f.priorities)
+    return _loadout(content(), f.pools, f.priorities)
 
 
 @lru_cache(maxsize=4096)
-def _loadout(pools: tuple[PoolSlot, ...], priorities: tuple[str, ...]) -> tuple[str, ...]:
+def _loadout(rules: Content, pools: tuple[PoolSlot, ...], priorities: tuple[str, ...]) -> tuple[str, ...]:
     """Seed 000, Ability Slots: each pool's slots take the highest-priority abilities its
     level allows; abilities without a priority follow, highest tier first."""
     rank = {aid: i for i, aid in enumerate(priorities)}
     chosen: list[str] = []
     for slot in pools:
         available = [(rank.get(a.id, len(rank)), -a.tier, i, a.id)
-                     for i, a in enumerate(CONTENT.pool_abilities.get(slot.pool, ())) if a.tier <= slot.level]
+                     for i, a in enumerate(rules.pool_abilities.get(slot.pool, ())) if a.tier <= slot.level]
         chosen += [row[3] for row in sorted(available)[:slot.slots] if row[3] not in chosen]
     return tuple(chosen)

@@ -12,7 +12,7 @@ from domain.engine.content import check_keys, error_path, seat_part
 from domain.engine.content import parse_params as typed_params
 from domain.engine.errors import SetupError
 
-from .content import ATTRIBUTES, CONTENT, Deck, DeckUnit
+from .content import ATTRIBUTES, content, Deck, DeckUnit
 from .roster import MAX_LEVEL, equipped_pools, gp_spent
 from .state import SEATS, Params
 
@@ -31,8 +31,8 @@ def parse_setup(raw: Mapping[str, Any]) -> RingSetup:
     check_keys(raw, {*SEATS, "params", "battlefield"})
     params = parse_params(raw.get("params", {}))
     battlefield = raw.get("battlefield")
-    if battlefield is not None and battlefield not in CONTENT.battlefields:
-        raise SetupError("battlefield", f"unknown battlefield {battlefield!r}; known: {', '.join(CONTENT.battlefields)}")
+    if battlefield is not None and battlefield not in content().battlefields:
+        raise SetupError("battlefield", f"unknown battlefield {battlefield!r}; known: {', '.join(content().battlefields)}")
     decks, condition = {}, {}
     for seat in SEATS:
         seat_raw = seat_part(raw, seat, SEAT_KEYS, "a 'deck' (a preset name or a deck)")
@@ -59,14 +59,14 @@ def as_json(value: Any) -> Any:
 
 def deck_json(raw: Any) -> Any:
     """A preset name stands for that preset's deck."""
-    if isinstance(raw, str) and raw in CONTENT.decks:
-        return as_json(CONTENT.decks[raw])
+    if isinstance(raw, str) and raw in content().decks:
+        return as_json(content().decks[raw])
     return raw
 
 
 def parse_deck(field: str, raw: Any, params: Params) -> Deck:
-    if isinstance(raw, str) and raw not in CONTENT.decks:
-        raise SetupError(field, f"unknown deck preset {raw!r}; known: {', '.join(CONTENT.decks)}")
+    if isinstance(raw, str) and raw not in content().decks:
+        raise SetupError(field, f"unknown deck preset {raw!r}; known: {', '.join(content().decks)}")
     raw = deck_json(raw)
     if not isinstance(raw, Mapping):
         raise SetupError(field, "must be a preset name or an object with 'leader', 'units' and 'items'")
@@ -75,7 +75,7 @@ def parse_deck(field: str, raw: Any, params: Params) -> Deck:
     except msgspec.ValidationError as exc:
         path = error_path(str(exc))
         raise SetupError(f"{field}.{path}" if path else field, str(exc)) from None
-    if deck.leader not in CONTENT.leaders:
+    if deck.leader not in content().leaders:
         raise SetupError(f"{field}.leader", f"unknown leader {deck.leader!r}")
     if len(deck.units) != params.deck_units:
         raise SetupError(f"{field}.units", f"has {len(deck.units)} units; a deck has {params.deck_units}")
@@ -83,16 +83,16 @@ def parse_deck(field: str, raw: Any, params: Params) -> Deck:
     leftover = 0
     for i, entry in enumerate(deck.units):
         where = f"{field}.units[{i}]"
-        if entry.unit not in CONTENT.units:
+        if entry.unit not in content().units:
             raise SetupError(f"{where}.unit", f"unknown unit {entry.unit!r}")
         if entry.unit in seen:
             raise SetupError(f"{where}.unit", f"{entry.unit} is already in the deck; units must be distinct")
         seen.add(entry.unit)
         leftover += check_growth(where, entry, params)
     for i, item in enumerate(deck.items):
-        if item not in CONTENT.items:
+        if item not in content().items:
             raise SetupError(f"{field}.items[{i}]", f"unknown item {item!r}")
-    price = sum(CONTENT.items[i].price for i in deck.items)
+    price = sum(content().items[i].price for i in deck.items)
     if price > leftover:
         raise SetupError(f"{field}.items", f"the items cost {price} GP; the deck has {leftover} GP left over")
     return deck
@@ -101,15 +101,15 @@ def parse_deck(field: str, raw: Any, params: Params) -> Deck:
 
 def check_growth(where: str, entry: DeckUnit, params: Params) -> int:
     """Seed 000, Spending Growth Points. Returns the GP this unit leaves for items."""
-    spec = CONTENT.units[entry.unit]
-    if entry.equipment is not None and entry.equipment not in CONTENT.equipment:
+    spec = content().units[entry.unit]
+    if entry.equipment is not None and entry.equipment not in content().equipment:
         raise SetupError(f"{where}.equipment", f"unknown equipment {entry.equipment!r}")
     for attr, gp in entry.growth.items():
         if attr not in ATTRIBUTES:
             raise SetupError(f"{where}.growth.{attr}", f"cannot grow {attr!r}; growable: {', '.join(ATTRIBUTES)}")
         if gp < 0:
             raise SetupError(f"{where}.growth.{attr}", "must not be negative")
-    pools = {p.pool: p for p in equipped_pools(entry.unit, CONTENT.equipment.get(entry.equipment or ""))}
+    pools = {p.pool: p for p in equipped_pools(entry.unit, content().equipment.get(entry.equipment or ""))}
     for kind, bought in (("levels", entry.levels), ("slots", entry.slots)):
         for pool, amount in bought.items():
             if pool not in pools:
@@ -121,7 +121,7 @@ def check_growth(where: str, entry: DeckUnit, params: Params) -> int:
             if kind == "slots" and amount > params.max_extra_slots:
                 raise SetupError(f"{where}.slots.{pool}", f"at most {params.max_extra_slots} extra slots per pool")
     for j, ability in enumerate(entry.priorities):
-        if ability not in CONTENT.abilities or CONTENT.abilities[ability].pool in ("leader",):
+        if ability not in content().abilities or content().abilities[ability].pool in ("leader",):
             raise SetupError(f"{where}.priorities[{j}]", f"unknown unit ability {ability!r}")
     spent = gp_spent(entry, params)
     if spent > spec.gp:
@@ -140,7 +140,7 @@ def parse_condition(field: str, raw: Any, deck: Deck) -> dict[str, dict[str, int
             raise SetupError(f"{field}.{unit}", "is not a unit of this deck")
         if not isinstance(cond, Mapping) or set(cond) - {"lp", "exs"}:
             raise SetupError(f"{field}.{unit}", "must be an object with 'lp' and/or 'exs'")
-        max_lp = CONTENT.units[unit].attributes["lp"]
+        max_lp = content().units[unit].attributes["lp"]
         lp, exs = cond.get("lp", max_lp), cond.get("exs", 0)
         if not isinstance(lp, int) or isinstance(lp, bool) or not 0 <= lp <= max_lp:
             raise SetupError(f"{field}.{unit}.lp", f"must be an integer from 0 to {max_lp}")

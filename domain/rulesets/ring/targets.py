@@ -12,7 +12,7 @@ from domain.engine.errors import RuleViolation
 
 from .commands import (ChooseBattlefield, EndTurn, PickRing, PickTeam, StrikeLeader, Swap, UseAbility, UseItem,
                        UseLeaderAbility)
-from .content import CONTENT, Ability
+from .content import Ability, content
 from .effects.moves import effective
 from .effects.queries import AbilityCheck, SwapCost
 from .roster import loadout
@@ -68,8 +68,8 @@ def _fits(ability: Ability, dyn: object) -> bool:
     for step in ability.steps:
         if step.do == "remove" and not dyn.removable:                       # type: ignore[attr-defined]
             return False
-        if step.do == "inflict" and step.dynamic and CONTENT.dynamics[step.dynamic].on == "dynamic" \
-                and CONTENT.dynamics[dyn.kind].on == "dynamic":              # type: ignore[attr-defined]
+        if step.do == "inflict" and step.dynamic and content().dynamics[step.dynamic].on == "dynamic" \
+                and content().dynamics[dyn.kind].on == "dynamic":              # type: ignore[attr-defined]
             return False
     return True
 
@@ -80,7 +80,7 @@ def unit_ability_ok(s: Ring, seat: str, unit: Fighter | None, ability_id: str) -
         return "the unit in the Ring is KO'd"
     if ability_id not in loadout(unit):
         return f"{ability_id!r} is not in the Ability Slots of {unit.unit}"
-    ability = CONTENT.abilities[ability_id]
+    ability = content().abilities[ability_id]
     if ability.ap > s.side(seat).ap:
         return f"{ability.name} costs {ability.ap} AP; you have {s.side(seat).ap}"
     if ability.mp > unit.mp:
@@ -91,9 +91,9 @@ def unit_ability_ok(s: Ring, seat: str, unit: Fighter | None, ability_id: str) -
 
 
 def leader_ability_ok(s: Ring, seat: str, ability_id: str) -> str | None:
-    if ability_id not in CONTENT.leaders[s.side(seat).leader].abilities:
+    if ability_id not in content().leaders[s.side(seat).leader].abilities:
         return f"{ability_id!r} is not an ability of your leader"
-    ability = CONTENT.abilities[ability_id]
+    ability = content().abilities[ability_id]
     if ability.ap > s.side(seat).ap:
         return f"{ability.name} costs {ability.ap} AP; you have {s.side(seat).ap}"
     if effective(s, AbilityCheck(seat=seat, unit=None, ability=ability_id, mp=0)) is None:
@@ -104,14 +104,14 @@ def leader_ability_ok(s: Ring, seat: str, ability_id: str) -> str | None:
 def swap_cost(s: Ring, seat: str) -> int:
     if s.swap_required:
         return 0
-    cost = CONTENT.leaders[s.side(seat).leader].swap_cost
+    cost = content().leaders[s.side(seat).leader].swap_cost
     changed = effective(s, SwapCost(seat=seat, amount=cost))
     assert changed is not None, "no Dynamic cancels a swap cost; they only change the amount"
     return max(0, changed.amount)
 
 
 def item_cost(s: Ring, seat: str) -> int:
-    return CONTENT.leaders[s.side(seat).leader].item_cost
+    return content().leaders[s.side(seat).leader].item_cost
 
 
 def can_strike(s: Ring, seat: str) -> bool:
@@ -131,7 +131,7 @@ def checked_target(options: Sequence[str | None], target: str | None, ability: A
 def actions(s: Ring, seat: str, *, with_end: bool = True) -> Iterator[object]:
     """Every legal command, in a stable order."""
     if s.phase == "battlefield":
-        yield from (ChooseBattlefield(battlefield=b) for b in sorted(CONTENT.battlefields))
+        yield from (ChooseBattlefield(battlefield=b) for b in sorted(content().battlefields))
         return
     if s.phase == "team":
         units = sorted(s.units[k].unit for k in eligible(s, seat))
@@ -154,15 +154,15 @@ def battle_actions(s: Ring, seat: str) -> Iterator[object]:
     if ring is not None and not ring.down:
         for aid in loadout(ring):
             if unit_ability_ok(s, seat, ring, aid) is None:
-                for target in target_options(s, seat, ring, CONTENT.abilities[aid]):
+                for target in target_options(s, seat, ring, content().abilities[aid]):
                     yield UseAbility(ability=aid, target=target)
-    for aid in CONTENT.leaders[side.leader].abilities:
+    for aid in content().leaders[side.leader].abilities:
         if leader_ability_ok(s, seat, aid) is None:
-            for target in target_options(s, seat, ring, CONTENT.abilities[aid]):
+            for target in target_options(s, seat, ring, content().abilities[aid]):
                 yield UseLeaderAbility(ability=aid, target=target)
     if side.items and item_cost(s, seat) <= side.ap:
         for item in sorted(set(side.items)):
-            for target in target_options(s, seat, ring, CONTENT.item_abilities[item]):
+            for target in target_options(s, seat, ring, content().item_abilities[item]):
                 yield UseItem(item=item, target=target)
     if swap_cost(s, seat) <= side.ap:
         yield from (Swap(unit=s.units[k].unit) for k in bench(s, seat))

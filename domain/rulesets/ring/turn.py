@@ -7,7 +7,7 @@ from domain.engine.errors import RuleViolation
 
 from . import events as ev
 from .commands import EndTurn, StrikeLeader, Swap, UseAbility, UseItem, UseLeaderAbility
-from .content import CONTENT, Ability
+from .content import Ability, content
 from .effects import STEPS
 from .effects.moves import RingResolver, change_mp
 from .effects.queries import ApRestore, Odds, SwapCost
@@ -24,7 +24,7 @@ def start_turn(b: RingResolver, seat: str) -> None:
     if turn > s.params.max_turns:
         time_limit(b, turn)
         return
-    leader = CONTENT.leaders[s.side(seat).leader]
+    leader = content().leaders[s.side(seat).leader]
     ap = max(0, b.query(ApRestore(seat=seat, amount=leader.ap)).amount)
     b.emit(ev.TurnStarted(seat=seat, turn=turn, ap=ap))
     ring = b.state.ring_unit(seat)
@@ -126,7 +126,7 @@ def use_ability(b: RingResolver, seat: str, cmd: UseAbility) -> None:
     if problem:
         raise RuleViolation(problem)
     assert ring is not None, "unit_ability_ok refuses an empty Ring"
-    ability = CONTENT.abilities[cmd.ability]
+    ability = content().abilities[cmd.ability]
     checked_target(target_options(s, seat, ring, ability), cmd.target, ability)
     earlier = ring.uses.get(ability.id, 0)
     b.emit(ev.AbilityUsed(seat=seat, ability=ability.id, target=cmd.target, unit=ring.key))
@@ -143,7 +143,7 @@ def use_leader_ability(b: RingResolver, seat: str, cmd: UseLeaderAbility) -> Non
     problem = leader_ability_ok(s, seat, cmd.ability)
     if problem:
         raise RuleViolation(problem)
-    ability = CONTENT.abilities[cmd.ability]
+    ability = content().abilities[cmd.ability]
     ring = s.ring_unit(seat)
     checked_target(target_options(s, seat, ring, ability), cmd.target, ability)
     b.emit(ev.LeaderAbilityUsed(seat=seat, ability=ability.id, target=cmd.target))
@@ -160,7 +160,7 @@ def use_item(b: RingResolver, seat: str, cmd: UseItem) -> None:
     cost = item_cost(s, seat)
     if cost > s.side(seat).ap:
         raise RuleViolation(f"using an item costs {cost} AP; you have {s.side(seat).ap}")
-    item = CONTENT.item_abilities[cmd.item]
+    item = content().item_abilities[cmd.item]
     ring = s.ring_unit(seat)
     checked_target(target_options(s, seat, ring, item), cmd.target, item)
     b.emit(ev.ItemUsed(seat=seat, item=cmd.item, target=cmd.target))
@@ -180,7 +180,7 @@ def swap(b: RingResolver, seat: str, cmd: Swap) -> None:
     b.emit(ev.UnitSwapped(seat=seat, unit=cmd.unit, out=s.side(seat).ring, cost=cost))
     if not s.swap_required:
         # The same cost again, through the resolver, so a Dynamic that changed it is logged.
-        base = CONTENT.leaders[s.side(seat).leader].swap_cost
+        base = content().leaders[s.side(seat).leader].swap_cost
         assert max(0, b.query(SwapCost(seat=seat, amount=base)).amount) == cost
     spend(b, seat, cost)
     settle(b, seat)

@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.engine.events import Viewer
 
-from .content import CONTENT
+from .content import content
 from .decide import awaiting
 from .effects.moves import active_effects
 from .roster import loadout
@@ -23,7 +23,7 @@ def view(s: Ring, viewer: Viewer) -> dict[str, Any]:
         "swap_required": s.swap_required,
         "time_limit": list(s.time_limit) if s.time_limit else None, "max_turns": s.params.max_turns,
         "seats": {seat: side_view(s, seat, viewer) for seat in SEATS},
-        "dynamics": [{"id": d.id, "kind": d.kind, "name": CONTENT.dynamics[d.kind].name, "source": d.source,
+        "dynamics": [{"id": d.id, "kind": d.kind, "name": content().dynamics[d.kind].name, "source": d.source,
                       "seat": d.seat, "unit": d.unit, "target": d.target, "severity": d.severity,
                       "active": d.id in live, "removable": d.removable} for d in s.dynamics],
     }
@@ -32,7 +32,7 @@ def view(s: Ring, viewer: Viewer) -> dict[str, Any]:
 def side_view(s: Ring, seat: str, viewer: Viewer) -> dict[str, Any]:
     side = s.side(seat)
     own = viewer.omniscient or viewer.seat == seat
-    leader = CONTENT.leaders[side.leader]
+    leader = content().leaders[side.leader]
     shown: dict[str, Any] = {
         "leader": {"id": leader.id, "name": leader.name, "hp": side.leader_hp, "max_hp": side.leader_max_hp,
                    "ap": side.ap, "max_ap": side.max_ap, "swap_cost": leader.swap_cost,
@@ -51,7 +51,7 @@ def side_view(s: Ring, seat: str, viewer: Viewer) -> dict[str, Any]:
 
 def fighter_view(f: Fighter, ring: str | None) -> dict[str, Any]:
     return {
-        "unit": f.unit, "name": CONTENT.units[f.unit].name, "hp": f.hp, "max_hp": f.max_hp, "mp": f.mp,
+        "unit": f.unit, "name": content().units[f.unit].name, "hp": f.hp, "max_hp": f.max_hp, "mp": f.mp,
         "max_mp": f.max_mp, "lp": f.lp, "max_lp": f.max_lp, "exs": f.exs,
         "seat": f.seat, "stats": {a: f.stat(a) for a in COMBAT}, "aug": dict(f.aug), "tags": list(f.tags),
         "pools": [{"pool": p.pool, "level": p.level, "slots": p.slots} for p in f.pools],

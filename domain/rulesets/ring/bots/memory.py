@@ -16,7 +16,7 @@ from domain.ai.greedy import Wire, best
 from domain.ai.memory import Memory
 from domain.engine.bots import Bot
 
-from ..content import CONTENT
+from ..content import content
 from .value import me_and_foe, score
 
 WARDS = {"fiery": ("fire_ward", "fortify")}
@@ -42,8 +42,8 @@ def favourite_tags(memory: Memory, foe: str) -> Counter[str]:
     tags: Counter[str] = Counter()
     for action in memory.used_by(foe):
         ability = action["data"].get("ability")
-        if action["type"] == "ring.AbilityUsed" and ability in CONTENT.abilities:
-            tags.update(CONTENT.abilities[ability].tags)
+        if action["type"] == "ring.AbilityUsed" and ability in content().abilities:
+            tags.update(content().abilities[ability].tags)
     return tags
 
 
@@ -62,7 +62,7 @@ def adjust(view: Mapping[str, Any], cmd: Wire, memory: Memory) -> float:
     if cmd["type"] == "pick_ring":
         value += 6.0 * warded(me["units"][f"{seat}.{cmd['unit']}"], view, favourite_tags(memory, foe))
     if cmd["type"] == "ability":
-        ability = CONTENT.abilities[cmd["ability"]]
+        ability = content().abilities[cmd["ability"]]
         punishing = [d for d in view["dynamics"] if d["active"] and d["kind"] == "casters_bane"]
         value -= 0.2 * ability.mp * sum(d["severity"] for d in punishing)
     return value

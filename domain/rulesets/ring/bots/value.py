@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.ai.greedy import Wire
 
-from ..content import CONTENT, Ability
+from ..content import Ability, content
 from ..formulas import chances, damage
 
 View = Mapping[str, Any]
@@ -41,9 +41,9 @@ def score(view: View, cmd: Wire) -> float:
     if kind == "swap":
         return swap_value(view, seat, cmd["unit"])
     if kind == "use_item":
-        ability = CONTENT.item_abilities[cmd["item"]]
+        ability = content().item_abilities[cmd["item"]]
         return ability_value(view, seat, foe, ability, cmd.get("target")) - 6.0
-    ability = CONTENT.abilities[cmd["ability"]]
+    ability = content().abilities[cmd["ability"]]
     return ability_value(view, seat, foe, ability, cmd.get("target")) - 1.5 * ability.ap
 
 
@@ -127,7 +127,7 @@ def step_value(view: View, seat: str, user: Any, ability: Ability, step: Any, ti
         if not step.dynamic or not step.severity[tier]:
             return 0.0
         friendly = all(any(t is u for u in view["seats"][seat]["units"].values()) for t in hit) if hit else True
-        helps = CONTENT.dynamics[step.dynamic].id in ("regeneration", "nurturing", "fortify", "rage", "brutality",
+        helps = content().dynamics[step.dynamic].id in ("regeneration", "nurturing", "fortify", "rage", "brutality",
                                                       "shadow", "counter_stance", "retaliation", "keen_eye",
                                                       "mana_spring", "quick_hands", "tailwind", "fire_ward",
                                                       "soul_anchor")

@@ -12,7 +12,7 @@ from msgspec.structs import replace
 from domain.engine.hooks import HookContext, Phase
 
 from .. import events as ev
-from ..content import CONTENT
+from ..content import content
 from ..state import Dyn, Ring, seat_of
 from . import HOOKS
 from .moves import covers, dynamics_by_id, magnitude, part, reduce_hp_events, scaled, severity_events
@@ -37,8 +37,8 @@ def brutality(ctx: HookContext, s: Ring, e: ev.HpReduced) -> ev.HpReduced:
 def fire_ward(ctx: HookContext, s: Ring, e: ev.HpReduced) -> ev.HpReduced:
     """Seed 000, Descriptor Tags: fiery Abilities deal less HP damage to the rule's target."""
     d = dyn(ctx, s)
-    tag = CONTENT.dynamics[d.kind].tag
-    if e.unit == d.unit and e.ability is not None and e.amount > 0 and tag in CONTENT.ability(e.ability).tags:
+    tag = content().dynamics[d.kind].tag
+    if e.unit == d.unit and e.ability is not None and e.amount > 0 and tag in content().ability(e.ability).tags:
         return replace(e, amount=scaled(e.amount, -magnitude(d)))
     return e
 
@@ -64,7 +64,7 @@ def nurturing(ctx: HookContext, s: Ring, e: ev.HpRestored) -> ev.HpRestored:
 def soul_anchor(ctx: HookContext, s: Ring, e: ev.LpLost) -> ev.LpLost | None:
     """A KO costs no LP while the anchor holds; each save wears it down by its threshold."""
     d = dyn(ctx, s)
-    threshold = CONTENT.dynamics[d.kind].threshold
+    threshold = content().dynamics[d.kind].threshold
     if covers(d, seat_of(e.unit)) and d.severity >= threshold:
         ctx.resolver.scheduled.extend(severity_events(s, d, -threshold))
         return None
@@ -128,7 +128,7 @@ def shadow(ctx: HookContext, s: Ring, e: ev.HpReduced) -> list[ev.Event]:
 def retaliation(ctx: HookContext, s: Ring, e: ev.HpReduced) -> list[ev.Event]:
     """A damage threshold exceeded in a single hit sets it off against the attacker."""
     d = dyn(ctx, s)
-    threshold = CONTENT.dynamics[d.kind].threshold
+    threshold = content().dynamics[d.kind].threshold
     if e.kind != "ability" or e.by is None or e.amount < threshold or not covers(d, seat_of(e.unit)) \
             or seat_of(e.by) == seat_of(e.unit):
         return []
@@ -142,7 +142,7 @@ def counter_stance(ctx: HookContext, s: Ring, e: ev.HpReduced) -> list[ev.Event]
     two counters cannot answer each other. It reacts before any other reaction, so the
     count it reads is this hit's."""
     d = dyn(ctx, s)
-    every = max(1, CONTENT.dynamics[d.kind].threshold)
+    every = max(1, content().dynamics[d.kind].threshold)
     carrier = s.units.get(d.unit or "")
     if e.unit != d.unit or e.kind not in ("ability", "shadow") or e.by is None or carrier is None \
             or carrier.down or carrier.hits % every:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.engine.hooks import HookContext, Phase
 
 from .. import events as ev
-from ..content import CONTENT
+from ..content import content
 from ..state import Ring, seat_of
 from . import HOOKS
 from .dynamics import dyn
@@ -57,7 +57,7 @@ def mana_spring(ctx: HookContext, s: Ring, e: ev.TurnStarted) -> list[ev.Event]:
 def scorched_earth(ctx: HookContext, s: Ring, e: ev.TurnStarted) -> list[ev.Event]:
     d = dyn(ctx, s)
     ring = s.ring_unit(e.seat)
-    spared = CONTENT.dynamics[d.kind].tag
+    spared = content().dynamics[d.kind].tag
     if not covers(d, e.seat) or ring is None or spared in ring.tags:
         return []
     return reduce_hp_events(s, ring.key, magnitude(d), by=None, kind="dynamic")

@@ -17,7 +17,7 @@ from domain.engine.hooks import Effect, EventT, Resolver, modify
 from domain.engine.rng import Rng
 
 from .. import events as ev
-from ..content import CONTENT
+from ..content import content
 from ..evolve import evolve
 from ..state import Dyn, Ring
 from . import HOOKS
@@ -109,7 +109,7 @@ class RingResolver(Resolver[Ring]):
 
 
 def magnitude(dyn: Dyn) -> int:
-    spec = CONTENT.dynamics[dyn.kind]
+    spec = content().dynamics[dyn.kind]
     return spec.value + spec.scale * dyn.severity
 
 

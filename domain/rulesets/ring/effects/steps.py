@@ -10,7 +10,7 @@ import msgspec
 from domain.engine.hooks import Resolver
 
 from .. import events as ev
-from ..content import CONTENT, Ability, Step
+from ..content import Ability, content, Step
 from ..formulas import damage as default_damage
 from ..state import Ring, opponent, seat_of
 from . import step
@@ -124,7 +124,7 @@ def inflict(b: Resolver[Ring], use: Use, st: Step) -> None:
     severity, chance = st.severity[use.tier], st.chance[use.tier]
     if severity <= 0 or st.dynamic is None:
         return
-    spec = CONTENT.dynamics[st.dynamic]
+    spec = content().dynamics[st.dynamic]
     source = "item" if use.ability.pool == "item" else "ability"
     places: list[dict[str, str | None]]        # add_dynamic's seat, unit and target
     if spec.on == "dynamic":
