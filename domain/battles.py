@@ -20,7 +20,7 @@ from domain.ai import check_house_players
 from domain.engine.battle import BattleCreated, BattleEnded, BattleState, decide_batch, fold, open_battle
 from domain.engine.errors import IdempotencyConflict, SeqOutOfRange, StaleState, UnknownBattle
 from domain.engine.events import Recorded, Viewer, decode_event
-from domain.engine.ruleset import Outcome, Ruleset, get_ruleset
+from domain.engine.ruleset import Outcome, Ruleset, get_ruleset, ruleset_of
 from domain.engine.table import Table
 from domain.engine.wire import check_wire
 from domain.reading import Reading
@@ -141,7 +141,7 @@ class Battles:
             if expected_seq is not None and state.seq != expected_seq:
                 raise StaleState(f"the battle is at seq {state.seq}, not {expected_seq}",
                                  seq=state.seq, expected_seq=expected_seq)
-            ruleset = get_ruleset(state.created.ruleset)
+            ruleset = ruleset_of(state.created)
             new_state, records = decide_batch(ruleset, state, seat, command)
             extra = []
             if key_id is not None:
@@ -224,7 +224,7 @@ class Battles:
         ruleset = None
         for stored in self.store.events.get(bid, gt=state.seq if state else None, lte=at):
             if ruleset is None:
-                ruleset = get_ruleset((state.created if state else stored.event).ruleset)
+                ruleset = ruleset_of(state.created if state else stored.event)
             state = fold(ruleset, state, stored)
         if state is None:
             raise UnknownBattle(f"no battle {battle_id!r}", battle_id=str(battle_id))
@@ -241,7 +241,7 @@ class Battles:
             return None
         body = found[0].body
         created = decode_event(BattleCreated.TOPIC, body["created"])
-        ruleset = get_ruleset(created.ruleset)
+        ruleset = ruleset_of(created)
         if (created.ruleset_version, created.content_hash) != (ruleset.version, ruleset.content_hash):
             return None     # a snapshot folded by other rules; fold from the events instead
         first = fold(ruleset, None, Recorded(1, created, ""))
@@ -257,7 +257,7 @@ class Battles:
         return found
 
     def ruleset_of(self, state: BattleState) -> Ruleset[Any]:
-        return get_ruleset(state.created.ruleset)
+        return ruleset_of(state.created)
 
     @cached_property
     def reading(self) -> Reading:

@@ -33,7 +33,7 @@ from domain.engine.battle import BattleCreated, BattleEnded, BattleState
 from domain.engine.errors import RingsideError
 from domain.engine.events import Recorded
 from domain.engine.rng import Rng
-from domain.engine.ruleset import get_ruleset
+from domain.engine.ruleset import ruleset_of
 from domain.engine.table import house_bots
 from domain.store import LogCursor
 
@@ -174,7 +174,7 @@ class HouseSeats:
             if state.outcome is not None:
                 self._forget(battle_id)
                 return moved
-            ruleset = get_ruleset(state.created.ruleset)
+            ruleset = ruleset_of(state.created)
             due = sorted(seat for seat in ruleset.awaiting(state.game) if seat in seats)
             if not due or not self._move(state, due[0], seats[due[0]]):
                 return moved
@@ -185,7 +185,7 @@ class HouseSeats:
         battle_id = state.battle_id
         if not self.claims.claim(f"{battle_id}:{seat}:{state.seq}"):
             return False
-        ruleset = get_ruleset(state.created.ruleset)
+        ruleset = ruleset_of(state.created)
         bot = get_policy(policy, ruleset.id)
         legal = ruleset.legal_commands(state.game, seat)
         choice = bot_choice(bot, ruleset, state.game, seat, legal, Rng(os.urandom(32)),
@@ -203,7 +203,7 @@ class HouseSeats:
     def _memory(self, state: BattleState, seat: str) -> Memory:
         """The seat's AI memory, fed the events since its last move as simulated bots are fed."""
         memory = self._memories.setdefault((state.battle_id, seat), Memory(seat))
-        remember(get_ruleset(state.created.ruleset), state,
+        remember(ruleset_of(state.created), state,
                  self.battles.records(state.battle_id, memory.seq + 1, state.seq), {seat: memory})
         return memory
 

@@ -19,7 +19,7 @@ import msgspec
 from domain.engine.battle import BattleState
 from domain.engine.errors import RingsideError, SeqOutOfRange
 from domain.engine.events import Recorded, Viewer, wire_event
-from domain.engine.ruleset import get_ruleset
+from domain.engine.ruleset import ruleset_of
 from replays import format as replay_format
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ def view_json(state: BattleState, viewer: Viewer) -> dict[str, Any]:
     """The view of a battle's state for `viewer`: everything, once the battle is public. The
     state is None while the create batch has not started the game yet (its first seqs)."""
     shown = viewer if not state.public else Viewer(seat=viewer.seat, omniscient=True)
-    game = get_ruleset(state.created.ruleset).view(state.game, shown) if state.game is not None else None
+    game = ruleset_of(state.created).view(state.game, shown) if state.game is not None else None
     return {"battle_id": state.battle_id, "ruleset": state.created.ruleset, "seq": state.seq,
             "players": state.created.players, "outcome": msgspec.to_builtins(state.outcome), "state": game}
 

@@ -7,7 +7,7 @@ from collections import OrderedDict
 from domain.battles import Battles
 from domain.engine.battle import BattleState, fold
 from domain.engine.events import Recorded
-from domain.engine.ruleset import get_ruleset
+from domain.engine.ruleset import ruleset_of
 
 from .store import Op, ViewStore
 
@@ -24,7 +24,7 @@ class Folder:
         state = self.states.pop(battle_id, None)
         if state is None or state.seq != rec.seq - 1:
             state = self.battles.load(battle_id, at=rec.seq - 1) if rec.seq > 1 else None
-        state = fold(get_ruleset((state.created if state else rec.event).ruleset), state, rec)
+        state = fold(ruleset_of(state.created if state else rec.event), state, rec)
         self.states[battle_id] = state
         while len(self.states) > self.size:
             self.states.popitem(last=False)

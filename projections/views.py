@@ -19,7 +19,7 @@ from domain.ai.memory import Memory
 from domain.battles import Battles
 from domain.engine.battle import BattleCreated, BattleEnded, BattleState, fold
 from domain.engine.events import Recorded, Viewer, wire_event
-from domain.engine.ruleset import get_ruleset
+from domain.engine.ruleset import ruleset_of
 
 from .base import Folder, Projection
 from .ratings import Leaderboards, PlayerHistory
@@ -84,7 +84,7 @@ class AiMemory(Projection):
         state = self.folder.advance(owner_id, rec)
         if state.game is None:
             return []
-        ruleset = get_ruleset(state.created.ruleset)
+        ruleset = ruleset_of(state.created)
         ops: list[Op] = []
         for seat in state.table.seats:
             memory = self.memory(owner_id, seat)

@@ -14,7 +14,7 @@ from domain.battles import Battles
 from domain.engine.battle import BattleState, battle_options, parse_battle_setup, unsealed_setup
 from domain.engine.chain import GENESIS, chain_of
 from domain.engine.events import Event, Recorded, event_data
-from domain.engine.ruleset import Ruleset, get_ruleset
+from domain.engine.ruleset import Ruleset, ruleset_of
 from domain.sets import (BattleResult, SetBattleFinished, SetBattleStarted, SetEnded, SetState, Sets, chain_events,
                          decide_battle_end, evolve_set, score, start_battle)
 
@@ -31,7 +31,7 @@ def audit_set(battles: Battles, sets: Sets, set_id: str) -> dict[str, Any]:
     assert state is not None
     problems: list[str] = []
     chain_ok = _check_set_chain(records, problems)
-    rows, derived = _decide_again(battles, get_ruleset(state.created.ruleset), [r.event for r in records], problems)
+    rows, derived = _decide_again(battles, ruleset_of(state.created), [r.event for r in records], problems)
     status = "fail" if problems or not chain_ok else ("ok" if state.ended is not None else "in_progress")
     report = {"set_id": set_id, "status": status, "ruleset": state.created.ruleset,
               "games": state.created.games, "mode": state.created.mode, "players": state.created.players,

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.engine.events import OMNISCIENT, Viewer
-from domain.engine.ruleset import get_ruleset
+from domain.engine.ruleset import ruleset_of
 
 from .format import Replay
 from .seek import UNFOLDABLE, state_at
@@ -38,6 +38,6 @@ def view_at(replay: Replay, seq: int, viewer: Viewer = OMNISCIENT) -> dict[str, 
         state = state_at(replay, seq)
         if state.game is None:
             return None
-        return dict(get_ruleset(state.created.ruleset).view(state.game, viewer))
+        return dict(ruleset_of(state.created).view(state.game, viewer))
     except UNFOLDABLE:
         return None

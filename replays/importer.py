@@ -10,7 +10,7 @@ from eventsourcing.persistence import IntegrityError
 from domain.battles import Battles
 from domain.engine.battle import fold
 from domain.engine.errors import RingsideError
-from domain.engine.ruleset import get_ruleset
+from domain.engine.ruleset import ruleset_of
 
 from .format import Replay
 from .verify import decode, verify
@@ -41,7 +41,7 @@ def import_replay(battles: Battles, replay: Replay) -> Imported:
     except ValueError:
         raise ImportRefused(f"refused: battle id {records[0].event.battle_id!r} is not a UUID; "  # type: ignore[attr-defined]
                             "a store keeps battles by UUID") from None
-    ruleset = get_ruleset(records[0].event.ruleset)      # type: ignore[attr-defined]
+    ruleset = ruleset_of(records[0].event)
     state = None
     for rec in records:
         state = fold(ruleset, state, rec)

@@ -32,11 +32,13 @@ def pinned_ruleset(replay: Replay) -> Ruleset[Any]:
         raise ReplayError("the header's ruleset must be a JSON object")
     wanted = (pinned.get("id"), pinned.get("version"), pinned.get("content_hash"))
     installed = all_rulesets().get(pinned.get("id")) if isinstance(pinned.get("id"), str) else None
-    if installed is None or (installed.id, installed.version, installed.content_hash) != wanted:
+    found = installed.release(*wanted[1:]) if installed is not None and all(
+        isinstance(part, str) for part in wanted[1:]) else None
+    if installed is None or found is None:
         have = f"{installed.version} ({installed.content_hash})" if installed is not None else "no such ruleset"
         raise RulesetNotInstalled(f"the replay pins ruleset {wanted[0]} {wanted[1]} ({wanted[2]}); "
                                   f"this server has {have}", ruleset=dict(pinned))
-    return installed
+    return found
 
 
 def decode_events(replay: Replay, upto: int | None = None) -> list[Recorded]:

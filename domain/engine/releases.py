@@ -23,7 +23,7 @@ CALLS = ("parse_setup", "start", "evolve", "awaiting", "legal_commands", "decide
 
 
 def earlier_release(ruleset: Ruleset[S], *, version: str, content: Content,
-                    playing: Callable[[Content], AbstractContextManager[None]], **parts: Any) -> Ruleset[S]:
+                    playing: Callable[[Any], AbstractContextManager[None]], **parts: Any) -> Ruleset[S]:
     """`ruleset` as `version` played it: `content` active in every call, `parts` replaced."""
     def pinned(fn: F) -> F:
         @functools.wraps(fn)

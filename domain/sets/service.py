@@ -29,7 +29,7 @@ from domain.battles import Battles, token_hash, utc_now
 from domain.engine.battle import BattleState, battle_options, check_inputs, open_battle, seal_setup
 from domain.engine.errors import RingsideError, SetupError
 from domain.engine.events import Recorded
-from domain.engine.ruleset import Ruleset, get_ruleset
+from domain.engine.ruleset import Ruleset, get_ruleset, ruleset_of
 from domain.store import SET_MEMBERSHIP_TOPIC, StoredBlob, StoredRecord
 
 from .decide import BattleResult, SetDecision, battle_setup, decide_battle_end, start_battle
@@ -158,7 +158,7 @@ class Sets:
         raise AssertionError("unreachable")
 
     def _finish(self, state: SetState, battle: BattleState) -> SetState:
-        ruleset = get_ruleset(state.created.ruleset)
+        ruleset = ruleset_of(state.created)
         decision = decide_battle_end(state, BattleResult.of(battle), ruleset, new_battle_id())
         after, records = chain_events(state, decision.events)
         if decision.next_setup is None:
@@ -241,7 +241,7 @@ class Sets:
         created = state.created
         if state.ended is not None and not created.private:
             return created.public_setup
-        withheld = get_ruleset(created.ruleset).withhold_setup(created.public_setup)
+        withheld = ruleset_of(created).withhold_setup(created.public_setup)
         return created.public_setup if withheld is None else withheld
 
     def get(self, set_id: str) -> dict[str, Any]:

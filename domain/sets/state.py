@@ -11,7 +11,7 @@ import msgspec
 from domain.engine.battle import record, seat_table
 from domain.engine.chain import GENESIS
 from domain.engine.events import Event, Recorded
-from domain.engine.ruleset import get_ruleset
+from domain.engine.ruleset import ruleset_of
 from domain.engine.table import Side
 
 from .events import SetBattleFinished, SetBattleStarted, SetCreated, SetEnded
@@ -91,7 +91,7 @@ def chain_events(state: SetState | None, events: Iterable[Event]) -> tuple[SetSt
 
 def set_sides(created: SetCreated) -> tuple[Side, ...]:
     """The set's sides in table order: every battle of a set seats the same table."""
-    return seat_table(get_ruleset(created.ruleset), created.setup or {}).side_ids
+    return seat_table(ruleset_of(created), created.setup or {}).side_ids
 
 
 def score(state: SetState) -> dict[Side, int]:

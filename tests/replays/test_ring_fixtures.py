@@ -15,6 +15,7 @@ from domain.sets import battle_setup, carry_after
 from replays.format import read
 from replays.importer import import_replay
 from replays.verify import verify
+from tests.cli.helpers import run_json
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ring_1.0.0"
 BATTLES = ("random", "greedy", "memory", "set_battle_1", "set_battle_2", "set_battle_3")
@@ -38,8 +39,19 @@ def test_a_ring_1_0_0_replay_plays_back_to_its_end(name, tmp_path):
         done = import_replay(store, replay)
         state = store.load(done.battle_id)
         assert state.outcome is not None and state.seq == len(replay.events)
+        assert store.ruleset_of(state).version == "1.0.0" != RULESET.version    # its own rules, not today's
         for seq in (2, state.seq // 2, state.seq):
             assert store.view(done.battle_id, Viewer(seat="p1"), at=seq)["seq"] == seq
+
+
+@pytest.mark.parametrize("name", ("memory", "set_battle_2"))
+def test_a_ring_1_0_0_replay_shows_at_any_seq_from_the_file(name, tmp_path):
+    path = FIXTURES / f"{name}.jsonl"
+    last = len(read(path).events)
+    for seq in (last // 2, last):
+        shown = run_json("replay", "show", str(path), "--at", str(seq), "--as", "p2", cwd=tmp_path)
+        assert shown["seq"] == seq
+    assert shown["view"]["max_turns"] == 80 and shown["view"]["awaiting"] == []    # the end, under 1.0.0
 
 
 def test_the_1_0_0_set_carries_each_battle_into_the_next(tmp_path):

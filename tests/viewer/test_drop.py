@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import gzip
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -130,3 +131,17 @@ def test_a_file_that_is_no_replay_is_refused(page, server, tmp_path):
     toast.wait_for()
     assert "not a replay file" in toast.inner_text()
     assert page.locator("#list-page").is_visible()
+
+
+def test_a_replay_of_an_earlier_ring_version_plays_under_its_own_rules(page, server):
+    """Recorded under ring 1.0.0 before the rules changed: verified and shown by the pinned rules."""
+    path = Path(__file__).parents[1] / "replays" / "fixtures" / "ring_1.0.0" / "greedy.jsonl"
+    last = last_seq(path.read_bytes())
+    page.goto(f"{server}/viewer/")
+    page.set_input_files("#file-input", str(path))
+    page.wait_for_selector("#status-badge.ok")
+    assert page.locator("#status-badge").inner_text() == "greedy.jsonl · verified"
+    shown(page, last)
+    page.keyboard.press("ArrowLeft")
+    shown(page, last - 1)
+    assert page.locator("#toast.error").count() == 0

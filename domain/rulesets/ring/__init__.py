@@ -1,6 +1,8 @@
 """`ring`: the monster battler of seed 000. See README.md for every open choice."""
 from __future__ import annotations
 
+import functools
+
 import msgspec
 
 from domain.engine.ruleset import Ruleset, Sealing, register
@@ -12,12 +14,18 @@ from .commands import CODEC
 from .content import CONTENT
 from .evolve import evolve
 from .prebattle import start
+from .releases import RELEASES, release
 from .setup import DEFAULT_SETUP, parse_setup, seal_setup, unseal_setup
 from .state import Params, Ring
 from .view import memory_known, view
 
+def _earlier(version: str) -> Ruleset[Ring]:
+    """Ring as `version` played it (`releases.py`), built on first use."""
+    return release(RULESET, version)
+
+
 RULESET: Ruleset[Ring] = register(Ruleset(
-    id="ring", version="1.0.0", content=CONTENT, state_type=Ring, codec=CODEC,
+    id="ring", version="1.1.0", content=CONTENT, state_type=Ring, codec=CODEC,
     default_setup=DEFAULT_SETUP,
     setup_schema={
         "seats": {"deck": f"a preset ({', '.join(CONTENT.decks)}) or {{leader, units: [10 x {{unit, "
@@ -30,4 +38,5 @@ RULESET: Ruleset[Ring] = register(Ruleset(
     legal_commands=rules.legal_commands, decide=rules.decide, view=view, outcome=rules.outcome,
     sealing=Sealing(seal_setup, unseal_setup), set_rules=SetRules(), turn=lambda s: s.turn,
     memory_known=memory_known, bots=BOTS,
+    releases={version: functools.partial(_earlier, version) for version in RELEASES},
 ))

@@ -45,7 +45,7 @@ class Step(Spec, frozen=True, kw_only=True):
     severity: Triple = (0, 0, 0)
     chance: Triple = (10_000, 10_000, 10_000)   # basis points
     attr: str | None = None
-    pool: str | None = None
+    pool: str | None = None            # a pool id; lose_pool also takes "highest" or "latest"
     into: str | None = None            # replace_pool: the pool that takes `pool`'s place
     tag: str | None = None
 

@@ -8,13 +8,24 @@ from domain.engine.events import Event, secret
 
 from .commands import (ChooseBattlefield, EndTurn, StrikeLeader, Swap, UseAbility, UseItem,
                        UseLeaderAbility)
+from .state import PoolSlot
 
 
 class RingStarted(Event, frozen=True, kw_only=True):
     TOPIC = "ring.RingStarted"
+    class_version = 2
     params: dict[str, Any]
     leaders: dict[str, str]
     fixed_battlefield: str | None = None
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Any]) -> dict[str, Any]:
+        """Ring 1.0.0 wrote no rule parameter it did not have: it played by these."""
+        return {**data, "params": {**RULES_1_0_0, **data["params"]}}
+
+
+# The rule parameters ring 1.1.0 added, at the values that replay 1.0.0's behaviour.
+RULES_1_0_0 = {"time_tiebreak": "hp_left", "strike_window": "down", "heal_records": "asked"}
 
 
 class DeckBuilt(Event, frozen=True, kw_only=True):
@@ -235,6 +246,44 @@ class PoolReplaced(Event, frozen=True, kw_only=True):
     unit: str
     pool: str
     into: str
+
+
+class PoolLost(Event, frozen=True, kw_only=True):
+    """In battle, a unit loses an Ability Pool, and the Abilities it gave leave its slots
+    (seed 000, Ability Pools: "Units can gain, lose, or replace their Ability Pools")."""
+    TOPIC = "ring.PoolLost"
+    unit: str
+    pool: str
+
+
+class EquipmentDisabled(Event, frozen=True, kw_only=True):
+    """A unit's equipment stops working for `turns` of its team's turns: the Dynamics it
+    brought leave effect and the unit's pools become `pools`, its own without the equipment
+    (seed 000, Choosing Equipment: "if that Equipment is removed or otherwise disabled")."""
+    TOPIC = "ring.EquipmentDisabled"
+    unit: str
+    equipment: str
+    turns: int
+    pools: tuple[PoolSlot, ...]
+
+
+class EquipmentDisableChanged(Event, frozen=True, kw_only=True):
+    """Disabled equipment's turns left change: one fewer as its team's turn ends, or more
+    when it is disabled again for longer."""
+    TOPIC = "ring.EquipmentDisableChanged"
+    unit: str
+    turns: int                       # the turns left now
+    delta: int
+
+
+class EquipmentRestored(Event, frozen=True, kw_only=True):
+    """Disabled equipment works again: its Dynamics are back in effect and the unit's pools
+    are `pools`, those it had with the equipment (with any change made while it was off)."""
+    TOPIC = "ring.EquipmentRestored"
+    unit: str
+    equipment: str
+    pools: tuple[PoolSlot, ...]
+    reason: str                      # "expired", or the ability or item that restored it
 
 
 class UnitKnockedOut(Event, frozen=True, kw_only=True):

@@ -1,6 +1,8 @@
 """Ring reducer: one small function per event. No rules here: every number was decided."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import msgspec
 from msgspec.structs import replace
 
@@ -9,7 +11,8 @@ from domain.engine.reducer import Reducer
 
 from . import events as ev
 from .content import content
-from .state import SEATS, Dyn, Fighter, Params, PoolSlot, Ring, Side
+from .state import (SEATS, DisabledEquipment, Dyn, Fighter, Params, PoolSlot, Ring, Side, opponent, pool_gained,
+                    pool_lost, pool_replaced)
 
 
 evolve: Reducer[Ring] = Reducer("ring")
@@ -110,7 +113,7 @@ def _(e: ev.DynamicRemoved, s: Ring) -> Ring:
 @evolve.on()
 def _(e: ev.TurnStarted, s: Ring) -> Ring:
     s = _side(s, e.seat, ap=e.ap)
-    return replace(s, phase="battle", turn=e.turn, active=e.seat, swap_required=False)
+    return replace(s, phase="battle", turn=e.turn, active=e.seat, swap_required=False, strike_open=None)
 
 
 @evolve.on()
@@ -184,24 +187,55 @@ def _(e: ev.TagAdded, s: Ring) -> Ring:
     return _unit(s, e.unit, tags=s.units[e.unit].tags + (e.tag,))
 
 
+def _pools(s: Ring, key: str, change: Callable[[tuple[PoolSlot, ...]], tuple[PoolSlot, ...]]) -> Ring:
+    """A pool change in battle; with the unit's equipment disabled, the pools that come back
+    with it take the same change."""
+    s = _unit(s, key, pools=change(s.units[key].pools))
+    return _disabled(s, key, lambda off: replace(off, worn=change(off.worn)))
+
+
+def _disabled(s: Ring, key: str, change: Callable[[DisabledEquipment], DisabledEquipment | None]) -> Ring:
+    """The record of `key`'s disabled equipment changed (None: it is gone)."""
+    if s.disabled_equipment(key) is None:
+        return s
+    changed = (change(off) if off.unit == key else off for off in s.disabled)
+    return replace(s, disabled=tuple(off for off in changed if off is not None))
+
+
 @evolve.on()
 def _(e: ev.PoolChanged, s: Ring) -> Ring:
-    unit = s.units[e.unit]
-    pools = tuple(replace(p, level=e.level) if p.pool == e.pool else p for p in unit.pools)
-    if all(p.pool != e.pool for p in unit.pools):
-        pools += (PoolSlot(e.pool, e.level),)
-    return _unit(s, e.unit, pools=pools)
+    return _pools(s, e.unit, lambda pools: pool_gained(pools, e.pool, e.level))
 
 
 @evolve.on()
 def _(e: ev.PoolReplaced, s: Ring) -> Ring:
-    unit = s.units[e.unit]
-    return _unit(s, e.unit, pools=tuple(replace(p, pool=e.into) if p.pool == e.pool else p for p in unit.pools))
+    return _pools(s, e.unit, lambda pools: pool_replaced(pools, e.pool, e.into))
+
+
+@evolve.on()
+def _(e: ev.PoolLost, s: Ring) -> Ring:
+    return _pools(s, e.unit, lambda pools: pool_lost(pools, e.pool))
+
+
+@evolve.on()
+def _(e: ev.EquipmentDisabled, s: Ring) -> Ring:
+    off = DisabledEquipment(unit=e.unit, equipment=e.equipment, turns=e.turns, worn=s.units[e.unit].pools)
+    return replace(_unit(s, e.unit, pools=e.pools), disabled=s.disabled + (off,))
+
+
+@evolve.on()
+def _(e: ev.EquipmentDisableChanged, s: Ring) -> Ring:
+    return _disabled(s, e.unit, lambda off: replace(off, turns=e.turns))
+
+
+@evolve.on()
+def _(e: ev.EquipmentRestored, s: Ring) -> Ring:
+    return _disabled(_unit(s, e.unit, pools=e.pools), e.unit, lambda off: None)
 
 
 @evolve.on()
 def _(e: ev.UnitKnockedOut, s: Ring) -> Ring:
-    return replace(_unit(s, e.unit, ko=True), down=s.down | {e.unit})
+    return replace(_unit(s, e.unit, ko=True), down=s.down | {e.unit}, strike_open=_opened(s, e.unit))
 
 
 @evolve.on()
@@ -217,7 +251,15 @@ def _(e: ev.LpRestored, s: Ring) -> Ring:
 
 @evolve.on()
 def _(e: ev.UnitRemoved, s: Ring) -> Ring:
-    return replace(_unit(s, e.unit, removed=True), down=s.down | {e.unit})
+    return replace(_unit(s, e.unit, removed=True), down=s.down | {e.unit}, strike_open=_opened(s, e.unit))
+
+
+def _opened(s: Ring, unit: str) -> str | None:
+    """The side whose turn it is, if it just put the other side's Ring unit down: the strike
+    window of seed 000's Battle section (`Params.strike_window`)."""
+    if s.active is not None and s.side(opponent(s.active)).ring == unit:
+        return s.active
+    return s.strike_open
 
 
 @evolve.on()

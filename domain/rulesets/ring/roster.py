@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from .content import ATTRIBUTES, Content, DeckUnit, Equipment, content
 from .formulas import exhausted
-from .state import COMBAT, Fighter, Params, PoolSlot
+from .state import COMBAT, Fighter, Params, PoolSlot, pool_gained
 
 MAX_LEVEL = 3
 
@@ -31,40 +31,83 @@ def grown(base: Mapping[str, int], growth: Mapping[str, int], params: Params) ->
             for a, v in base.items()}
 
 
+# A pool as equipment shapes it, with the unit's own pools it stands for: itself, the two
+# a replacement merged, or none for a pool the equipment added.
+Shaped = tuple[PoolSlot, tuple[PoolSlot, ...]]
+
+
 def equipped_pools(unit_id: str, equipment: Equipment | None) -> list[PoolSlot]:
     """Seed 000, Add, Replace, or Upgrade Ability Pools."""
-    pools = [PoolSlot(p, lvl) for p, lvl in content().units[unit_id].pools.items()]
+    return [slot for slot, _ in _shaped(unit_id, equipment)]
+
+
+def _shaped(unit_id: str, equipment: Equipment | None) -> list[Shaped]:
+    shaped: list[Shaped] = [(slot, (slot,)) for slot in (PoolSlot(p, lvl) for p, lvl in
+                                                           content().units[unit_id].pools.items())]
     if equipment is None:
-        return pools
+        return shaped
     for old, new in equipment.replace_pool.items():
-        pools = _replaced(pools, old, new)
+        shaped = _replaced(shaped, old, new)
     for new, level in equipment.add_pool.items():
-        if all(p.pool != new for p in pools):
-            pools.append(PoolSlot(new, level))
-    target = _upgraded(pools, equipment.upgrade_pool)
+        if all(slot.pool != new for slot, _ in shaped):
+            shaped.append((PoolSlot(new, level), ()))
+    target = _upgraded([slot for slot, _ in shaped], equipment.upgrade_pool)
     if target is not None:
-        pools = [PoolSlot(p.pool, min(MAX_LEVEL, p.level + equipment.upgrade_levels)) if p.pool == target else p
-                 for p in pools]
+        shaped = [(PoolSlot(p.pool, min(MAX_LEVEL, p.level + equipment.upgrade_levels)) if p.pool == target else p, own)
+                  for p, own in shaped]
     if equipment.extra_slots:
-        pools = [PoolSlot(p.pool, p.level, p.extra + equipment.extra_slots) for p in pools]
-    return pools
+        shaped = [(PoolSlot(p.pool, p.level, p.extra + equipment.extra_slots), own) for p, own in shaped]
+    return shaped
 
 
-def _replaced(pools: list[PoolSlot], old: str, new: str) -> list[PoolSlot]:
+def _replaced(shaped: list[Shaped], old: str, new: str) -> list[Shaped]:
     """`old` becomes `new` at its level; a unit that has `new` already keeps one of it, at
     the higher of the two levels."""
-    if all(p.pool != old for p in pools):
-        return pools
-    level = max(p.level for p in pools if p.pool in (old, new))
+    if all(p.pool != old for p, _ in shaped):
+        return shaped
+    level = max(p.level for p, _ in shaped if p.pool in (old, new))
+    own = tuple(o for p, owns in shaped if p.pool in (old, new) for o in owns)
     merged, placed = [], False
-    for p in pools:
+    for p, owns in shaped:
         if p.pool in (old, new):
             if not placed:
-                merged.append(PoolSlot(new, level, p.extra))
+                merged.append((PoolSlot(new, level, p.extra), own))
                 placed = True
         else:
-            merged.append(p)
+            merged.append((p, owns))
     return merged
+
+
+def unequipped_pools(f: Fighter) -> tuple[PoolSlot, ...]:
+    """The unit's pools while its equipment is disabled: every pool the equipment shaped is
+    the unit's own again, in the unit's own order (a pool it added goes; one it replaced is
+    the original again, two it merged are two again; an upgrade's levels and the extra
+    slots go). Levels and slots that came otherwise (Growth Points, abilities) stay, with
+    the first pool they stand on; pools the equipment had nothing to do with stay as they
+    are, after the pool before them."""
+    equipment = content().equipment.get(f.equipment) if f.equipment else None
+    if equipment is None:
+        return f.pools
+    order = list(content().units[f.unit].pools)
+    shaped = {slot.pool: (slot, own) for slot, own in _shaped(f.unit, equipment)}
+    placed: list[tuple[tuple[int, int], PoolSlot]] = []     # (where, the pool), sorted below
+    after = -1
+    for i, p in enumerate(f.pools):
+        if p.pool not in shaped:                            # gained or replaced in battle
+            placed.append(((after, i + 1), p))
+            continue
+        slot, own = shaped[p.pool]
+        for n, o in enumerate(own):
+            if n == 0:
+                o = PoolSlot(o.pool, max(1, min(MAX_LEVEL, o.level + p.level - slot.level)),
+                             max(0, o.extra + p.extra - slot.extra))
+            after = max(after, order.index(o.pool))
+            placed.append(((order.index(o.pool), 0), o))
+    bare: tuple[PoolSlot, ...] = ()
+    for _, o in sorted(placed, key=lambda row: row[0]):
+        # a pool the unit would have twice is kept once, at the higher level
+        bare = pool_gained(bare, o.pool, o.level) if any(b.pool == o.pool for b in bare) else bare + (o,)
+    return bare
 
 
 def _upgraded(pools: list[PoolSlot], which: str | None) -> str | None:

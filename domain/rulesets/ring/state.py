@@ -2,6 +2,8 @@
 as a `Fighter`, and the Dynamics in play. Frozen; reducers replace what changes."""
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 from msgspec.structs import replace
 
@@ -25,6 +27,16 @@ class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     initiative_die: int = 20        # each side rolls 1..die, plus its leader's initiative
     bench_damage_bp: int = 5000     # off-Ring targets take half ("reduced impact")
     max_turns: int = 80             # then the time limit decides (README)
+    # How the time limit picks a winner: the smaller share of its leader's HP lost
+    # ("share_lost"), or more leader HP left ("hp_left", ring 1.0.0).
+    time_tiebreak: Literal["share_lost", "hp_left"] = "share_lost"
+    # When a KO'd enemy Ring unit opens its leader to `strike_leader`: for the rest of the turn
+    # in which the striking side knocked it out ("turn", seed 000's Battle section), or while
+    # it stays down, on any turn ("down", the introduction's "whenever"; ring 1.0.0).
+    strike_window: Literal["turn", "down"] = "turn"
+    # What `HpRestored.amount` records: the HP a heal actually restored ("restored"), or the
+    # amount asked for, uncapped ("asked", ring 1.0.0).
+    heal_records: Literal["restored", "asked"] = "restored"
     linear_variation: bool = False  # seed 000, Limitations of the Alpha: off in the alpha
     linear_spread_bp: int = 1000    # +-10% per attribute when linear variation is on
     exs_battle_bp: int = 1500       # seed 000, EXS: +15% per battle taken part in
@@ -40,6 +52,32 @@ class PoolSlot(msgspec.Struct, frozen=True):
     @property
     def slots(self) -> int:
         return (2 if self.level >= 3 else 1) + self.extra     # seed 000, Ability Slots
+
+
+def pool_gained(pools: tuple[PoolSlot, ...], pool: str, level: int) -> tuple[PoolSlot, ...]:
+    """`pools` with `pool` at `level` at least (added last if missing)."""
+    if all(p.pool != pool for p in pools):
+        return pools + (PoolSlot(pool, level),)
+    return tuple(replace(p, level=max(p.level, level)) if p.pool == pool else p for p in pools)
+
+
+def pool_replaced(pools: tuple[PoolSlot, ...], pool: str, into: str) -> tuple[PoolSlot, ...]:
+    """`pools` with `pool` become `into` in its place; one already there keeps its place,
+    at the higher of the two levels."""
+    if all(p.pool != pool for p in pools):
+        return pools
+    merged: list[PoolSlot] = []
+    for p in (replace(p, pool=into) if p.pool == pool else p for p in pools):
+        kept = next((i for i, q in enumerate(merged) if q.pool == p.pool), None)
+        if kept is None:
+            merged.append(p)
+        else:
+            merged[kept] = replace(merged[kept], level=max(merged[kept].level, p.level))
+    return tuple(merged)
+
+
+def pool_lost(pools: tuple[PoolSlot, ...], pool: str) -> tuple[PoolSlot, ...]:
+    return tuple(p for p in pools if p.pool != pool)
 
 
 class Fighter(msgspec.Struct, frozen=True, kw_only=True):
@@ -101,6 +139,16 @@ class Dyn(msgspec.Struct, frozen=True, kw_only=True):
         return self.source in REMOVABLE_SOURCES
 
 
+class DisabledEquipment(msgspec.Struct, frozen=True, kw_only=True):
+    """A unit's equipment out of action in battle (seed 000, Choosing Equipment): the
+    Dynamics it brought are out of effect and the unit's pools are its own until it comes
+    back."""
+    unit: str
+    equipment: str
+    turns: int                      # of its team's turns left, counting the one under way
+    worn: tuple[PoolSlot, ...]      # the unit's pools with the equipment: they come back with it
+
+
 class Ring(msgspec.Struct, frozen=True, kw_only=True):
     params: Params
     p1: Side
@@ -119,6 +167,8 @@ class Ring(msgspec.Struct, frozen=True, kw_only=True):
     active: str | None = None
     swap_required: bool = False
     time_limit: tuple[str, str] | None = None    # (winner, reason) once time is up
+    strike_open: str | None = None  # the side that KO'd the enemy Ring unit on this turn
+    disabled: tuple[DisabledEquipment, ...] = ()    # equipment out of action, in order
 
     def side(self, seat: str) -> Side:
         return self.p1 if seat == "p1" else self.p2
@@ -140,6 +190,12 @@ class Ring(msgspec.Struct, frozen=True, kw_only=True):
         for dyn in self.dynamics:
             if dyn.id == dyn_id:
                 return dyn
+        return None
+
+    def disabled_equipment(self, unit: str) -> DisabledEquipment | None:
+        for off in self.disabled:
+            if off.unit == unit:
+                return off
         return None
 
     def over(self) -> bool:

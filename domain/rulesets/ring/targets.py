@@ -115,9 +115,14 @@ def item_cost(s: Ring, seat: str) -> int:
 
 
 def can_strike(s: Ring, seat: str) -> bool:
-    """Seed 000: the leader is vulnerable while its Ring unit is KO'd and the enemy has AP."""
-    ring = s.ring_unit(opponent(seat))
-    return ring is not None and ring.down and s.side(seat).ap > 0
+    """Seed 000: the leader is vulnerable while its Ring unit is KO'd and the enemy has AP;
+    by default only in the turn the enemy knocked it out (`Params.strike_window`), or while
+    its side has no unit left to send into the Ring (else only the time limit could end it)."""
+    enemy = opponent(seat)
+    ring = s.ring_unit(enemy)
+    if ring is None or not ring.down or s.side(seat).ap <= 0:
+        return False
+    return s.params.strike_window == "down" or s.strike_open == seat or not bench(s, enemy)
 
 
 def checked_target(options: Sequence[str | None], target: str | None, ability: Ability) -> None:

@@ -3,6 +3,8 @@ KO'd Ring unit opens the enemy leader to AP damage; the turn ends at 0 AP, when 
 is affordable, or by choice."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 from domain.engine.errors import RuleViolation
 
 from . import events as ev
@@ -33,19 +35,24 @@ def start_turn(b: RingResolver, seat: str) -> None:
 
 
 def time_limit(b: RingResolver, turn: int) -> None:
-    """The time limit (README): the healthier leader wins, then the healthier team, then
-    the initiative winner, so every battle has a winner."""
+    """The time limit (README): the leader that lost the smaller share of its HP wins, then
+    the team that lost the smaller share of its HP, then the initiative winner, so every
+    battle has a winner. Ring 1.0.0 (`time_tiebreak = "hp_left"`) counted HP left instead."""
     s = b.state
+    shares = s.params.time_tiebreak == "share_lost"
 
-    def standing(seat: str) -> tuple[int, int, int]:
-        team_hp = sum(s.units[k].hp for k in s.side(seat).team)
-        return s.side(seat).leader_hp, team_hp, seat == s.initiative
+    def standing(seat: str) -> tuple[Fraction, Fraction, bool]:
+        side, team = s.side(seat), [s.units[k] for k in s.side(seat).team]
+        leader, team_hp = Fraction(side.leader_hp), Fraction(sum(u.hp for u in team))
+        if shares:      # the share kept: 1 - the share lost
+            leader, team_hp = leader / side.leader_max_hp, team_hp / max(1, sum(u.max_hp for u in team))
+        return leader, team_hp, seat == s.initiative
     winner = max(("p1", "p2"), key=standing)
     loser = opponent(winner)
     if standing(winner)[0] != standing(loser)[0]:
-        reason = "time limit: more leader HP"
+        reason = "time limit: smaller share of leader HP lost" if shares else "time limit: more leader HP"
     elif standing(winner)[1] != standing(loser)[1]:
-        reason = "time limit: more team HP"
+        reason = "time limit: smaller share of team HP lost" if shares else "time limit: more team HP"
     else:
         reason = "time limit: initiative"
     b.emit(ev.TimeLimitReached(turn=turn, winner=winner, reason=reason))
@@ -190,7 +197,9 @@ def strike_leader(b: RingResolver, seat: str, cmd: StrikeLeader) -> None:
     """Seed 000: with the enemy Ring unit KO'd, remaining AP converts 1:1 into leader damage."""
     s = b.state
     if not can_strike(s, seat):
-        raise RuleViolation("the enemy leader is open only while the enemy unit in the Ring is KO'd")
+        raise RuleViolation("the enemy leader is open only while the enemy unit in the Ring is KO'd"
+                            if s.params.strike_window == "down" else
+                            "the enemy leader is open only in the turn you knock out the enemy unit in the Ring")
     if not 1 <= cmd.ap <= s.side(seat).ap:
         raise RuleViolation(f"convert between 1 and {s.side(seat).ap} AP")
     b.emit(ev.LeaderStruck(seat=seat, ap=cmd.ap))

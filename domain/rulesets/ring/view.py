@@ -39,7 +39,7 @@ def side_view(s: Ring, seat: str, viewer: Viewer) -> dict[str, Any]:
                    "item_cost": leader.item_cost, "abilities": list(leader.abilities)},
         "deck": list(side.deck), "team": list(side.team), "ring": side.ring,
         "items": list(side.items) if own else None,
-        "units": {key: fighter_view(s.units[key], side.ring) for key in side.deck},
+        "units": {key: fighter_view(s, s.units[key], side.ring) for key in side.deck},
     }
     if s.choices is not None and seat in s.choices.awaiting:
         locked = s.choices.locked.get(seat)
@@ -49,13 +49,15 @@ def side_view(s: Ring, seat: str, viewer: Viewer) -> dict[str, Any]:
     return shown
 
 
-def fighter_view(f: Fighter, ring: str | None) -> dict[str, Any]:
+def fighter_view(s: Ring, f: Fighter, ring: str | None) -> dict[str, Any]:
+    off = s.disabled_equipment(f.key)
     return {
         "unit": f.unit, "name": content().units[f.unit].name, "hp": f.hp, "max_hp": f.max_hp, "mp": f.mp,
         "max_mp": f.max_mp, "lp": f.lp, "max_lp": f.max_lp, "exs": f.exs,
         "seat": f.seat, "stats": {a: f.stat(a) for a in COMBAT}, "aug": dict(f.aug), "tags": list(f.tags),
         "pools": [{"pool": p.pool, "level": p.level, "slots": p.slots} for p in f.pools],
-        "abilities": list(loadout(f)), "equipment": f.equipment, "ko": f.ko, "removed": f.removed,
+        "abilities": list(loadout(f)), "equipment": f.equipment,
+        "equipment_disabled": {"turns": off.turns} if off else None, "ko": f.ko, "removed": f.removed,
         "in_ring": f.key == ring, "hits": f.hits,
     }
 

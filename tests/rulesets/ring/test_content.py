@@ -80,7 +80,8 @@ def test_ability_and_item_steps_are_registered_and_name_real_content():
             assert st.do in STEPS, (aid, st.do)
             assert st.to in ("target", "self", "user_leader", "enemy_leader"), aid
             assert st.dynamic is None or st.dynamic in CONTENT.dynamics, (aid, st.dynamic)
-            assert st.pool is None or st.pool in CONTENT.pools, (aid, st.pool)
+            picks = ("highest", "latest") if st.do == "lose_pool" else ()
+            assert st.pool is None or st.pool in (*CONTENT.pools, *picks), (aid, st.pool)
             if st.do == "inflict":
                 assert st.dynamic is not None, aid
 
@@ -227,11 +228,13 @@ def test_double_slap_splits_its_damage_over_two_hits_with_penetration():
     assert st.hits == 2 and st.penetration > 0
 
 
-def test_stun_slap_inflicts_stunned_only_on_a_critical_instead_of_damage():
+def test_stun_slap_gains_no_damage_on_a_critical_but_a_chance_to_stun():
+    # "average damage at Glancing and Normal Effectiveness -- but, instead of gaining damage at
+    # Critical Effectiveness, it has a chance to inflict a 'Stunned' Dynamic"
     steps = CONTENT.abilities["stun_slap"].steps
     damage = next(st for st in steps if st.do == "damage")
     stun = next(st for st in steps if st.do == "inflict")
-    assert damage.power[0] > 0 and damage.power[1] > 0 and damage.power[2] == 0
+    assert damage.power[0] > 0 and damage.power[2] == damage.power[1] > 0
     assert stun.dynamic == "stunned"
     assert stun.severity[0] == stun.severity[1] == 0 and stun.severity[2] > 0
     assert 0 < stun.chance[2] < 10_000          # "a chance to inflict"

@@ -267,12 +267,13 @@ def test_heavy_slap_deals_nothing_on_a_glancing_hit(tier, dealt):
     assert state.units["p2.iron_boar"].hp == 130 - sum(n for _, n in dealt)
 
 
-def test_stun_slap_stuns_instead_of_damaging_on_a_critical():
-    # Critical: no damage, then the 60% stun chance is the second draw (here under 60%).
+def test_stun_slap_deals_normal_damage_and_may_stun_on_a_critical():
+    # Critical: no gain, Normal's 9 power (9 x 70/65 = 9.69 -> 9), then the 60% stun chance is
+    # the second draw (here under 60%).
     seed = seed_drawing((9_900, 10_000), (0, 6_000))
     events, state = run(brawl(), "p1", UseAbility(ability="stun_slap"), seed)
     assert rolled(events)[0] == "critical"
-    assert hits(events) == []
+    assert hits(events) == [("p2.iron_boar", 9)]
     assert of(events, DynamicAdded) == [DynamicAdded(id="d1", kind="stunned", source="ability", seat="p2",
                                                      unit="p2.iron_boar", severity=2, by="p1")]
     assert state.dynamics[0].severity == 2
@@ -282,7 +283,7 @@ def test_stun_slap_can_miss_its_stun():
     seed = seed_drawing((9_900, 10_000), (6_000, 10_000))
     events, state = run(brawl(), "p1", UseAbility(ability="stun_slap"), seed)
     assert rolled(events)[0] == "critical"
-    assert (hits(events), state.dynamics) == ([], ())
+    assert (hits(events), state.dynamics) == ([("p2.iron_boar", 9)], ())
 
 
 @pytest.mark.parametrize("tier", ["glancing", "normal"])

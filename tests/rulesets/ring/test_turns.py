@@ -1,5 +1,5 @@
-"""Seed 000, Battle: spending AP, ending the turn, swapping, KOs and LP, striking the leader,
-items, the time limit, and the commands a turn refuses.
+"""Seed 000, Battle: spending AP, ending the turn, swapping, KOs and LP, items, and the
+commands a turn refuses (striking the leader and the time limit: test_strike_and_time.py).
 
 Default teams (given.py): p1 Grizzlor in the Ring (heavy_slap, double_slap, ember_ward, soothe)
 against p2's Bastion Golem; both leaders are Captain Gale (10 AP, swap 3, item 1, 30 HP).
@@ -12,18 +12,17 @@ import pytest
 
 from domain.engine.errors import RuleViolation
 from domain.engine.events import hidden_fields
-from domain.engine.ruleset import Outcome
 from domain.engine.hooks import EffectTriggered
 from domain.rulesets.ring import RULESET
 from domain.rulesets.ring.commands import EndTurn, StrikeLeader, Swap, UseAbility, UseItem, UseLeaderAbility
 from domain.rulesets.ring.events import (AbilityUsed, ApSpent, EffectivenessRolled, HpReduced, HpRestored,
-                                         InventoryPacked, ItemUsed, LeaderHpReduced, LeaderStruck, LpLost,
-                                         MpChanged, SwapRequired, TimeLimitReached, TurnEnded, TurnStarted,
-                                         TurnYielded, UnitKnockedOut, UnitRemoved, UnitRevived, UnitSwapped)
+                                         InventoryPacked, ItemUsed, LpLost, MpChanged, SwapRequired, TurnEnded,
+                                         TurnStarted, TurnYielded, UnitKnockedOut, UnitRemoved, UnitRevived,
+                                         UnitSwapped)
 from domain.rulesets.ring.state import Params
 from domain.rulesets.ring.targets import eligible
 
-from .given import P1_TEAM, Dyn, battle, decide_after, play
+from .given import P1_TEAM, Dyn, battle, decide_after, of_type, play
 
 NORMAL, CRITICAL, GLANCING = b"a", b"c", b"x"
 SLAP_ODDS = (3833, 4667, 1500)
@@ -220,44 +219,23 @@ def test_healing_a_knocked_out_ally_revives_it():
     assert "p1.fang_shrike" not in state.down
 
 
-# -- striking the leader -------------------------------------------------------------------
-
-def test_the_leader_is_open_only_while_the_enemy_ring_unit_is_knocked_out():
-    with pytest.raises(RuleViolation, match="only while the enemy unit in the Ring is KO'd"):
-        decide_after(battle(), "p1", StrikeLeader(ap=1))
-    assert not any(isinstance(c, StrikeLeader) for c in RULESET.legal_commands(battle(), "p1"))
-    given = battle(units=GOLEM_DOWN, ap=7)
-    assert [c.ap for c in RULESET.legal_commands(given, "p1") if isinstance(c, StrikeLeader)] == list(range(1, 8))
-
-
-def test_remaining_ap_converts_one_to_one_into_leader_damage():
-    then, state = play(battle(units=GOLEM_DOWN), "p1", StrikeLeader(ap=4))
-    assert then == [LeaderStruck(seat="p1", ap=4), ApSpent(seat="p1", amount=4),
-                    LeaderHpReduced(seat="p2", amount=4, by="p1")]
-    assert (state.p2.leader_hp, state.p1.ap, state.active) == (26, 6, "p1")
+def test_a_heal_records_the_hp_it_restores():
+    # given Fang Shrike at 80 of 95 HP; when a Potion (25 HP) heals it: 95 - 80 = 15 restored
+    given = battle(items={"p1": ["potion"]}, units={"p1.fang_shrike": {"hp": 80}})
+    then, state = play(given, "p1", UseItem(item="potion", target="p1.fang_shrike"))
+    assert then[-1] == HpRestored(unit="p1.fang_shrike", amount=15, ability="potion")
+    assert state.units["p1.fang_shrike"].hp == 95
+    # at full HP a heal restores nothing, and nothing is recorded
+    then = decide_after(battle(items={"p1": ["potion"]}), "p1", UseItem(item="potion", target="p1.fang_shrike"))
+    assert not of_type(then, HpRestored)
 
 
-@pytest.mark.parametrize("ap", [0, 8, -1])
-def test_a_strike_is_between_one_and_the_ap_left(ap):
-    with pytest.raises(RuleViolation, match="between 1 and 7 AP"):
-        decide_after(battle(units=GOLEM_DOWN, ap=7), "p1", StrikeLeader(ap=ap))
-
-
-def test_spending_every_ap_on_the_strike_ends_the_turn():
-    then, state = play(battle(units=GOLEM_DOWN), "p1", StrikeLeader(ap=10))
-    assert then[3:] == [TurnEnded(seat="p1", reason="out_of_ap"), TurnStarted(seat="p2", turn=2, ap=10),
-                        SwapRequired(seat="p2", unit="p2.bastion_golem")]
-    assert state.p2.leader_hp == 20
-
-
-def test_the_battle_is_won_when_the_enemy_leaders_hp_reaches_zero():
-    then, state = play(battle(units=GOLEM_DOWN, p2_leader_hp=4), "p1", StrikeLeader(ap=6))
-    assert then == [LeaderStruck(seat="p1", ap=6), ApSpent(seat="p1", amount=6),
-                    LeaderHpReduced(seat="p2", amount=6, by="p1")]            # no turn change after
-    assert state.p2.leader_hp == 0
-    assert RULESET.outcome(state) == Outcome(winner="p1", reason="p2's leader is down")
-    assert RULESET.awaiting(state) == frozenset()
-    assert RULESET.legal_commands(state, "p1") == []
+def test_heal_records_asked_records_the_amount_asked_for():
+    # ring 1.0.0: the Potion's 25, though only 15 HP were missing
+    given = battle(items={"p1": ["potion"]}, units={"p1.fang_shrike": {"hp": 80}}, params=Params(heal_records="asked"))
+    then, state = play(given, "p1", UseItem(item="potion", target="p1.fang_shrike"))
+    assert then[-1] == HpRestored(unit="p1.fang_shrike", amount=25, ability="potion")
+    assert state.units["p1.fang_shrike"].hp == 95
 
 
 # -- items ------------------------------------------------------------------------------------
@@ -286,34 +264,6 @@ def test_an_item_needs_the_ap_and_the_item():
                      UseItem(item="ether", target="p1.grizzlor"))
     with pytest.raises(RuleViolation, match="'potion' is not in your inventory"):
         decide_after(battle(items={"p2": ["potion"]}), "p1", UseItem(item="potion", target="p1.grizzlor"))
-
-
-# -- the time limit ---------------------------------------------------------------------------
-
-def at_the_limit(**kw):
-    return battle(params=Params(max_turns=2), turn=2, **kw)
-
-
-def test_at_the_time_limit_more_leader_hp_wins():
-    then, state = play(at_the_limit(p2_leader_hp=29), "p1", EndTurn())
-    assert then == [TurnYielded(seat="p1"), TurnEnded(seat="p1", reason="chosen"),
-                    TimeLimitReached(turn=3, winner="p1", reason="time limit: more leader HP")]
-    assert RULESET.outcome(state) == Outcome(winner="p1", reason="time limit: more leader HP")
-    assert RULESET.awaiting(state) == frozenset()
-
-
-def test_at_the_time_limit_equal_leaders_go_to_team_hp_then_initiative():
-    # p1's team: 150 + 95 + 105 + 160 = 510 HP; p2's: 155 + 120 + 90 + 90 = 455
-    then = decide_after(at_the_limit(), "p1", EndTurn())
-    assert then[-1] == TimeLimitReached(turn=3, winner="p1", reason="time limit: more team HP")
-    # the same team on both sides: the initiative winner takes it
-    then = decide_after(at_the_limit(p2_team=P1_TEAM, initiative="p2"), "p1", EndTurn())
-    assert then[-1] == TimeLimitReached(turn=3, winner="p2", reason="time limit: initiative")
-
-
-def test_before_the_limit_the_battle_goes_on():
-    then = decide_after(battle(params=Params(max_turns=3), turn=2), "p1", EndTurn())
-    assert then[-1] == TurnStarted(seat="p2", turn=3, ap=10)
 
 
 # -- refused commands: nothing is decided --------------------------------------------------

@@ -62,7 +62,8 @@ def nurturing(ctx: HookContext, s: Ring, e: ev.HpRestored) -> ev.HpRestored:
 
 @HOOKS.hook(Phase.BEFORE, on=ev.LpLost, kind="soul_anchor")
 def soul_anchor(ctx: HookContext, s: Ring, e: ev.LpLost) -> ev.LpLost | None:
-    """A KO costs no LP while the anchor holds; each save wears it down by its threshold."""
+    """No LP is lost while the anchor holds, to a KO or to LP damage; each save wears it
+    down by its threshold."""
     d = dyn(ctx, s)
     threshold = content().dynamics[d.kind].threshold
     if covers(d, seat_of(e.unit)) and d.severity >= threshold:

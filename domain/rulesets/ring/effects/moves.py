@@ -12,6 +12,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TypeVar
 
+from msgspec.structs import replace
+
 from domain.engine.events import Event
 from domain.engine.hooks import Effect, EventT, Resolver, modify
 from domain.engine.rng import Rng
@@ -19,7 +21,7 @@ from domain.engine.rng import Rng
 from .. import events as ev
 from ..content import content
 from ..evolve import evolve
-from ..state import Dyn, Ring
+from ..state import Dyn, Ring, seat_of
 from . import HOOKS
 
 UNIT_BOUND = ("unit", "equipment")          # seed 000: inactive while their unit is KO'd
@@ -27,7 +29,7 @@ UNIT_BOUND = ("unit", "equipment")          # seed 000: inactive while their uni
 
 Query = TypeVar("Query")
 
-_last: tuple[object, object, tuple[Effect, ...]] = (None, None, ())
+_last: tuple[object, object, object, tuple[Effect, ...]] = (None, None, None, ())
 
 
 def active_effects(s: Ring) -> tuple[Effect, ...]:
@@ -38,21 +40,24 @@ def active_effects(s: Ring) -> tuple[Effect, ...]:
     # answer is usually still right; identity is far cheaper than hashing the records.
     # One tuple, read once: safe when battles run in several threads.
     last = _last
-    if last[0] is s.dynamics and last[1] is s.down:
-        return last[2]
-    found = _active(s.dynamics, s.down)
-    _last = (s.dynamics, s.down, found)
+    if last[0] is s.dynamics and last[1] is s.down and last[2] is s.disabled:
+        return last[3]
+    found = _active(s.dynamics, s.down, frozenset(off.unit for off in s.disabled))
+    _last = (s.dynamics, s.down, s.disabled, found)
     return found
 
 
 @lru_cache(maxsize=8192)
-def _active(dynamics: tuple[Dyn, ...], down: frozenset[str]) -> tuple[Effect, ...]:
+def _active(dynamics: tuple[Dyn, ...], down: frozenset[str], disarmed: frozenset[str]) -> tuple[Effect, ...]:
     """Dynamics in effect, in the order they came into play. A seal blocks its target; a
-    seal never targets a Dynamic-on-Dynamic, so one pass is enough."""
+    seal never targets a Dynamic-on-Dynamic, so one pass is enough. Unit and Equipment
+    Dynamics are out while their unit is KO'd; Equipment Dynamics while its equipment is
+    disabled (seed 000, Add Dynamics)."""
     sealed = {d.target for d in dynamics if d.kind == "seal" and d.target is not None}
     return tuple(Effect(kind=d.kind, owner=d.id, severity=d.severity, source=d.seat or "")
                  for d in dynamics
-                 if d.id not in sealed and not (d.source in UNIT_BOUND and d.unit in down))
+                 if d.id not in sealed and not (d.source in UNIT_BOUND and d.unit in down)
+                 and not (d.source == "equipment" and d.unit in disarmed))
 
 
 _index: tuple[object, dict[str, Dyn]] = (None, {})
@@ -84,6 +89,19 @@ class RingResolver(Resolver[Ring]):
         super().__init__(s, evolve, HOOKS, active_effects, rng)
         self.scheduled: list[Event] = []
 
+    def settle(self, event: EventT) -> EventT | None:
+        """A heal records the HP it restores: what it asked for, after every modifier, up to
+        the HP missing; a heal of a unit at full HP restores nothing and is not recorded
+        (`Params.heal_records`; ring 1.0.0 recorded the amount asked for)."""
+        s = self.state
+        if isinstance(event, ev.HpRestored) and s.params.heal_records == "restored":
+            unit = s.units[event.unit]
+            restored = min(event.amount, unit.max_hp - unit.hp)
+            if restored <= 0:
+                return None
+            return replace(event, amount=restored) if restored != event.amount else event
+        return event
+
     def follow(self, event: Event) -> None:
         s = self.state
         if isinstance(event, ev.HpReduced):
@@ -100,12 +118,28 @@ class RingResolver(Resolver[Ring]):
             unit = s.units[event.unit]
             if unit.ko and unit.hp > 0:
                 self.emit(ev.UnitRevived(unit=event.unit))
+        elif isinstance(event, ev.TurnEnded):
+            # Disabled equipment counts down its team's turns, as Stunned does.
+            for off in s.disabled:
+                if seat_of(off.unit) != event.seat:
+                    continue
+                if off.turns > 1:
+                    self.emit(ev.EquipmentDisableChanged(unit=off.unit, turns=off.turns - 1, delta=-1))
+                else:
+                    equipment_back(self, off.unit, reason="expired")
 
     def emit(self, event: EventT) -> EventT | None:
         final = super().emit(event)
         while self.scheduled:
             self.emit(self.scheduled.pop(0))
         return final
+
+
+def equipment_back(b: Resolver[Ring], unit: str, *, reason: str) -> None:
+    """Disabled equipment works again, and the pools it shaped come back."""
+    off = b.state.disabled_equipment(unit)
+    if off is not None:
+        b.emit(ev.EquipmentRestored(unit=unit, equipment=off.equipment, pools=off.worn, reason=reason))
 
 
 def magnitude(dyn: Dyn) -> int:

@@ -12,9 +12,10 @@ from domain.engine.hooks import Resolver
 from .. import events as ev
 from ..content import Ability, content, Step
 from ..formulas import damage as default_damage
+from ..roster import unequipped_pools
 from ..state import Ring, opponent, seat_of
 from . import step
-from .moves import add_dynamic, change_mp, part, reduce_hp, restore_hp, severity_events
+from .moves import add_dynamic, change_mp, equipment_back, part, reduce_hp, restore_hp, severity_events
 
 TIER_INDEX = {"glancing": 0, "normal": 1, "critical": 2}
 
@@ -107,14 +108,17 @@ def tag(b: Resolver[Ring], use: Use, st: Step) -> None:
 
 @step("lp")
 def lp(b: Resolver[Ring], use: Use, st: Step) -> None:
+    """LP damage or restoration. Seed 000, HP: "a KO'd Unit cannot be targeted for HP or LP
+    damage": its KO has cost its LP already (an earlier step of the same ability may be
+    what knocked it out). A removed unit is beyond both."""
     delta = amount(st, use)
     for key in use.units(b.state, st):
         unit = b.state.units[key]
         if unit.removed or not delta:
             continue
-        if delta < 0:
+        if delta < 0 and not unit.ko:
             b.emit(ev.LpLost(unit=key, amount=min(-delta, unit.lp)))
-        elif unit.lp < unit.max_lp:
+        elif delta > 0 and unit.lp < unit.max_lp:
             b.emit(ev.LpRestored(unit=key, amount=min(delta, unit.max_lp - unit.lp)))
 
 
@@ -185,6 +189,56 @@ def replace_pool(b: Resolver[Ring], use: Use, st: Step) -> None:
         pools = {p.pool for p in b.state.units[key].pools}
         if st.pool in pools and st.into and st.into not in pools:
             b.emit(ev.PoolReplaced(unit=key, pool=st.pool, into=st.into))
+
+
+@step("lose_pool")
+def lose_pool(b: Resolver[Ring], use: Use, st: Step) -> None:
+    """Seed 000, Ability Pools: units can lose a pool in battle, for the rest of it; the
+    Abilities it gave leave the slots at once. `pool` names one, or picks the "highest"
+    level one (the first on a tie) or the "latest" (the last it gained); the power is how
+    many. A unit keeps its last pool."""
+    for key in use.units(b.state, st):
+        for _ in range(amount(st, use)):
+            unit = b.state.units[key]
+            if unit.removed or len(unit.pools) <= 1:
+                break
+            if st.pool == "highest":
+                lost = max(unit.pools, key=lambda p: p.level).pool
+            elif st.pool == "latest":
+                lost = unit.pools[-1].pool
+            elif any(p.pool == st.pool for p in unit.pools):
+                lost = str(st.pool)
+            else:
+                break
+            b.emit(ev.PoolLost(unit=key, pool=lost))
+
+
+@step("disable_equipment")
+def disable_equipment(b: Resolver[Ring], use: Use, st: Step) -> None:
+    """Seed 000, Choosing Equipment: equipment can be disabled in battle, for the power's
+    number of its team's turns; it comes back as the last of them ends (a turn of its team
+    under way counts). Its Dynamics leave effect and the pools, levels and slots it gave go;
+    its attributes and tags are part of the unit's base and stay. Disabling it again only
+    ever lengthens it."""
+    turns = amount(st, use)
+    if turns <= 0:
+        return
+    for key in use.units(b.state, st):
+        unit = b.state.units[key]
+        off = b.state.disabled_equipment(key)
+        if unit.equipment is None or unit.down:
+            continue
+        if off is None:
+            b.emit(ev.EquipmentDisabled(unit=key, equipment=unit.equipment, turns=turns,
+                                        pools=unequipped_pools(unit)))
+        elif turns > off.turns:
+            b.emit(ev.EquipmentDisableChanged(unit=key, turns=turns, delta=turns - off.turns))
+
+
+@step("restore_equipment")
+def restore_equipment(b: Resolver[Ring], use: Use, st: Step) -> None:
+    for key in use.units(b.state, st):
+        equipment_back(b, key, reason=use.ability.id)
 
 
 @step("leader_damage")
