@@ -222,9 +222,11 @@ def decide_batch(ruleset: Ruleset[Any], state: BattleState, seat: str,
     if seat not in waiting and _wire_type(command) not in ruleset.anytime:
         raise NotYourTurn(f"{seat} cannot act now; waiting for {', '.join(sorted(waiting)) or 'nobody'}",
                           awaiting=sorted(waiting))
-    if not isinstance(command, Command):
+    if isinstance(command, Command):
+        cmd = command
+    else:
         check_wire(command, "command")
-    cmd = command if isinstance(command, Command) else ruleset.codec.parse(command)
+        cmd = ruleset.codec.parse(command)
     decision = ruleset.decide(state.game, seat, cmd, Rng(state.seed, batch_cursor(state.seq + 1)))
     events = decision.events
     if not events or not events[0].starts_batch() or events[0].acting_seat() != seat:

@@ -8,9 +8,9 @@ changes something leaves an `EffectTriggered` event, so the log explains itself.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
+from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
 
@@ -26,6 +26,10 @@ EventT = TypeVar("EventT", bound=Event)
 class Phase(enum.IntEnum):
     BEFORE = 0
     AFTER = 1
+
+
+# Reading an enum member costs a class attribute lookup: the hot paths below use these.
+_BEFORE, _AFTER = Phase.BEFORE, Phase.AFTER
 
 
 class Effect(msgspec.Struct, frozen=True, kw_only=True):
@@ -60,7 +64,9 @@ class Hooks:
     def __init__(self) -> None:
         self._by_kind: dict[tuple[str, Phase, type], list[tuple[int, Handler]]] = {}
         self._registered: Registry[tuple[str, Phase, str], Handler] = Registry("hook")
-        self._hooked: set[tuple[Phase, type]] = set()
+        # The types some kind hooks, by phase: the fast paths test membership here.
+        self.before: set[type] = set()
+        self.after: set[type] = set()
         self._plans: dict[tuple[Phase, type, tuple[Effect, ...]], list[tuple[Effect, Handler]]] = {}
         self._by_identity: dict[tuple[Phase, type, int], tuple[Sequence[Effect], list[tuple[Effect, Handler]]]] = {}
         self.kinds: set[str] = set()
@@ -72,7 +78,7 @@ class Hooks:
         def register(fn: Handler) -> Handler:
             self._registered.add((kind, phase, on.__name__), fn, place)
             self._by_kind.setdefault((kind, phase, on), []).append((priority, fn))
-            self._hooked.add((phase, on))
+            (self.before if phase == _BEFORE else self.after).add(on)
             self._plans.clear()
             self._by_identity.clear()
             self.kinds.add(kind)
@@ -81,7 +87,7 @@ class Hooks:
 
     def hooked(self, phase: Phase, on: type) -> bool:
         """Whether any effect kind hooks this phase of this type (the fast path skips the rest)."""
-        return (phase, on) in self._hooked
+        return on in (self.before if phase == _BEFORE else self.after)
 
     def handlers(self, phase: Phase, on: type, effects: Sequence[Effect]) -> list[tuple[Effect, Handler]]:
         # Rulesets hand back the same effects tuple while nothing changes: look it up by
@@ -114,6 +120,15 @@ class Resolver(Generic[S]):
 
     `state` is the state after every event emitted so far; `events` is the batch.
     """
+    # Whether a subclass overrides `settle` or `follow`: `emit` runs for every event of
+    # every batch, and skips the calls that would change nothing.
+    _settles: ClassVar[bool] = False
+    _follows: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._settles = cls.settle is not Resolver.settle
+        cls._follows = cls.follow is not Resolver.follow
 
     def __init__(self, state: S, evolve: Callable[[S, Event], S], hooks: Hooks,
                  effects: Callable[[S], Sequence[Effect]], rng: Any, *, depth_cap: int = 24):
@@ -125,9 +140,14 @@ class Resolver(Generic[S]):
         self._effects = effects
         self._depth = 0
         self._cap = depth_cap
+        # The hooks' own sets, not copies: a hook registered later is still seen.
+        self._before = hooks.before
+        self._after = hooks.after
 
     def query(self, proposal: Any) -> Any:
         """Run BEFORE modifiers over a query (a cost, a draw count) and return the result."""
+        if type(proposal) not in self._before:
+            return proposal
         result = modify(self._hooks, self._effects(self.state), self.state, proposal, self)
         for effect in result[1]:
             self._record(EffectTriggered(kind=effect.kind, owner=effect.owner, on=type(proposal).__name__))
@@ -140,30 +160,40 @@ class Resolver(Generic[S]):
         try:
             if self._depth > self._cap:
                 raise ResolveDepthExceeded(f"hook reactions nested deeper than {self._cap} at {event.TOPIC}")
-            final = event
-            if self._hooks.hooked(Phase.BEFORE, type(event)):
-                final, changed_by = modify(self._hooks, self._effects(self.state), self.state, event, self)
-                for effect in changed_by:
-                    self._record(EffectTriggered(kind=effect.kind, owner=effect.owner, on=event.TOPIC,
-                                                 cancelled=final is None and effect is changed_by[-1]))
-                if final is None:
-                    return None
-            final = self.settle(final)
+            final: EventT | None = event
+            if type(event) in self._before:
+                final = self._modified(event)
+            if self._settles and final is not None:
+                final = self.settle(final)
             if final is None:
                 return None
-            self._record(final)
-            self.follow(final)
-            if not self._hooks.hooked(Phase.AFTER, type(final)):
-                return final
-            for effect, fn in self._hooks.handlers(Phase.AFTER, type(final), self._effects(self.state)):
-                reactions = fn(HookContext(effect, self), self.state, final)
-                if reactions:
-                    self._record(EffectTriggered(kind=effect.kind, owner=effect.owner, on=final.TOPIC))
-                    for reaction in reactions:
-                        self.emit(reaction)
+            # `_record`, inlined: this runs for every event of every batch.
+            self.state = self._evolve(self.state, final)
+            self.events.append(final)
+            if self._follows:
+                self.follow(final)
+            if type(final) in self._after:
+                self._react(final)
             return final
         finally:
             self._depth -= 1
+
+    def _modified(self, event: EventT) -> EventT | None:
+        """The BEFORE pass over a proposed event, each change it made left in the log."""
+        final, changed_by = modify(self._hooks, self._effects(self.state), self.state, event, self)
+        for effect in changed_by:
+            self._record(EffectTriggered(kind=effect.kind, owner=effect.owner, on=event.TOPIC,
+                                         cancelled=final is None and effect is changed_by[-1]))
+        return final
+
+    def _react(self, event: Event) -> None:
+        """The AFTER reactions to an applied event, each emitted in turn."""
+        for effect, fn in self._hooks.handlers(_AFTER, type(event), self._effects(self.state)):
+            reactions = fn(HookContext(effect, self), self.state, event)
+            if reactions:
+                self._record(EffectTriggered(kind=effect.kind, owner=effect.owner, on=event.TOPIC))
+                for reaction in reactions:
+                    self.emit(reaction)
 
     def settle(self, event: EventT) -> EventT | None:
         """The rules' last word on an event once every modifier has had its say (a heal
@@ -174,16 +204,9 @@ class Resolver(Generic[S]):
         """The rules' own consequences of an applied event (a KO at 0 HP, say), emitted
         before any reaction sees it. A ruleset overrides this in a subclass."""
 
-    @contextmanager
-    def deeper(self) -> Iterator[None]:
+    def deeper(self) -> AbstractContextManager[None]:
         """Count a nested resolution (such as damage dealt back) against the depth cap."""
-        self._depth += 1
-        try:
-            if self._depth > self._cap:
-                raise ResolveDepthExceeded(f"resolution nested deeper than {self._cap}")
-            yield
-        finally:
-            self._depth -= 1
+        return _Deeper(self)
 
     def _record(self, event: Event) -> None:
         self.state = self._evolve(self.state, event)
@@ -194,15 +217,33 @@ class Resolver(Generic[S]):
         return Decision(tuple(self.events), self.state)
 
 
+class _Deeper:
+    """`Resolver.deeper()`: a plain class rather than a generator, as it wraps every damage step."""
+    __slots__ = ("resolver",)
+
+    def __init__(self, resolver: Resolver[Any]):
+        self.resolver = resolver
+
+    def __enter__(self) -> None:
+        resolver = self.resolver
+        resolver._depth += 1
+        if resolver._depth > resolver._cap:
+            resolver._depth -= 1
+            raise ResolveDepthExceeded(f"resolution nested deeper than {resolver._cap}")
+
+    def __exit__(self, *exc: object) -> None:
+        self.resolver._depth -= 1
+
+
 def modify(hooks: Hooks, effects: Sequence[Effect], state: Any, proposal: Any,
            resolver: Any = None) -> tuple[Any, list[Effect]]:
     """Pure BEFORE pass: (the modified proposal or None if cancelled, effects that changed it)."""
     changed_by: list[Effect] = []
-    if not effects:
+    if not effects or type(proposal) not in hooks.before:
         return proposal, changed_by
-    for effect, fn in hooks.handlers(Phase.BEFORE, type(proposal), effects):
+    for effect, fn in hooks.handlers(_BEFORE, type(proposal), effects):
         result = fn(HookContext(effect, resolver), state, proposal)
-        if result != proposal:
+        if result is not proposal and result != proposal:
             changed_by.append(effect)
         if result is None:
             return None, changed_by

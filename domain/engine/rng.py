@@ -16,16 +16,23 @@ _SPAN = 1 << 64
 
 
 class Rng:
-    __slots__ = ("seed", "cursor")
+    __slots__ = ("seed", "cursor", "_seeded")
 
     def __init__(self, seed: bytes, cursor: int = 0):
         self.seed = seed
         self.cursor = cursor
+        self._seeded: blake2b | None = None     # a hasher already fed the seed, made on the first draw
 
     def next64(self) -> int:
-        digest = blake2b(self.seed + self.cursor.to_bytes(16, "big"), digest_size=8).digest()
+        # blake2b(seed || cursor), from a copy of a hasher that has taken in the seed: the
+        # same digest, without hashing the seed and parsing the keyword arguments each draw.
+        seeded = self._seeded
+        if seeded is None:
+            seeded = self._seeded = blake2b(self.seed, digest_size=8)
+        digest = seeded.copy()
+        digest.update(self.cursor.to_bytes(16, "big"))
         self.cursor += 1
-        return int.from_bytes(digest, "big")
+        return int.from_bytes(digest.digest(), "big")
 
     def int(self, lo: int, hi: int) -> int:
         """A uniform integer in [lo, hi], both ends included."""

@@ -29,7 +29,7 @@ def check_wire(value: object, field: str) -> None:
 
 
 def _check(value: object, where: str, depth: int) -> None:
-    if value is None or isinstance(value, bool):
+    if _plain(value):
         return
     if isinstance(value, str):
         _check_text(value, where)
@@ -47,7 +47,8 @@ def _check(value: object, where: str, depth: int) -> None:
             _check_object(value, where, depth)
         else:
             for i, item in enumerate(value):
-                _check(item, f"{where}[{i}]", depth + 1)
+                if not _plain(item):
+                    _check(item, f"{where}[{i}]", depth + 1)
     else:
         raise InvalidInput(where, f"a value of type {type(value).__name__} is not JSON")
 
@@ -57,7 +58,18 @@ def _check_object(value: Mapping[object, object], where: str, depth: int) -> Non
         if not isinstance(key, str):
             raise InvalidInput(where, f"keys must be strings, not {type(key).__name__} {quote(key, 24)}")
         _check_text(key, where, "has a key that is")
-        _check(item, _member(where, key), depth + 1)
+        if not _plain(item):    # a path is only spelt out for a value that may fail
+            _check(item, _member(where, key), depth + 1)
+
+
+def _plain(value: object) -> bool:
+    """The common case, told by exact type alone: None, a bool, an ASCII string, or an int
+    within 64 bits. Anything else (every subclass too) gets the full check."""
+    if type(value) is str:
+        return value.isascii()
+    if type(value) is int:
+        return INT_MIN <= value <= INT_MAX
+    return value is None or type(value) is bool
 
 
 def _check_text(text: str, where: str, what: str = "is") -> None:

@@ -89,3 +89,35 @@ def test_modify_is_pure_and_reports_who_changed_it():
     effects = (Effect(kind="rage", owner="x"),)
     assert modify(HOOKS, effects, None, Hit(target="a", amount=2)) == (Hit(target="a", amount=4), [effects[0]])
     assert modify(HOOKS, (), None, Hit(target="a", amount=2)) == (Hit(target="a", amount=2), [])
+
+
+class Settling(Resolver):
+    """A ruleset's resolver: a hit for nothing is dropped, and a target at 0 HP is healed."""
+
+    def settle(self, event):
+        return None if isinstance(event, Hit) and event.amount == 0 else event
+
+    def follow(self, event):
+        if isinstance(event, Hit) and self.state.hp[event.target] <= 0:
+            self.emit(Healed(target=event.target))
+
+
+def test_a_subclass_settles_each_event_and_follows_each_applied_one():
+    b = Settling(Board(hp={"a": 2, "b": 10}), evolve, HOOKS, lambda s: s.effects, None)
+    assert b.emit(Hit(target="b", amount=0)) is None
+    b.emit(Hit(target="a", amount=2))
+    assert b.events == [Hit(target="a", amount=2), Healed(target="a")]
+
+
+def test_nested_resolutions_count_against_the_cap_and_unwind():
+    b = Resolver(Board(hp={"a": 10, "b": 10}), evolve, HOOKS, lambda s: s.effects, None, depth_cap=2)
+    with b.deeper():
+        with pytest.raises(ResolveDepthExceeded):
+            with b.deeper():
+                b.emit(Hit(target="a", amount=1))       # a third level: over the cap
+        b.emit(Hit(target="b", amount=1))               # back to two levels: allowed
+    with pytest.raises(ResolveDepthExceeded):
+        with b.deeper(), b.deeper(), b.deeper():
+            pass
+    b.emit(Hit(target="a", amount=3))
+    assert b.state.hp == {"a": 7, "b": 9}

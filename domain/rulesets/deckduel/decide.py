@@ -8,7 +8,7 @@ from itertools import combinations
 from domain.engine.choices import lock_choice
 from domain.engine.errors import RuleViolation
 from domain.engine.events import Command, Event
-from domain.engine.hooks import Effect, Resolver, modify
+from domain.engine.hooks import Effect, Phase, Resolver, modify
 from domain.engine.rng import Rng
 from domain.engine.ruleset import Decision, Outcome
 
@@ -57,6 +57,12 @@ def cost_of(s: Duel, seat: str, card: Card) -> int:
     return effective(s, Cost(seat=seat, card=card.id, kind=card.kind, amount=card.cost))
 
 
+def costs_modified(s: Duel) -> bool:
+    """Whether a drill in play hooks card costs (else every card costs what it says)."""
+    effects = active_effects(s)
+    return bool(effects) and bool(HOOKS.handlers(Phase.BEFORE, Cost, effects))
+
+
 def start(setup: DuelSetup, rng: Rng) -> list[Event]:
     events: list[Event] = [ev.DuelStarted(params=setup.params_json(), characters=setup.characters(),
                                           first_player=setup.first_player)]
@@ -77,6 +83,14 @@ def awaiting(s: Duel) -> frozenset[str]:
     return frozenset((s.turn,)) if s.turn else frozenset()
 
 
+# The command that plays, or discards, each card, built once: commands are frozen, and
+# `legal_commands` lists them for every decision of every battle.
+_PLAY: dict[str, Command] = {card_id: PlayAttack(card=card_id) if card.kind == "attack" else PlayDrill(card=card_id)
+                             for card_id, card in CARDS.items()}
+_DISCARD: dict[str, Command] = {card_id: Discard(card=card_id) for card_id in CARDS}
+_PASS = Pass()
+
+
 def legal_commands(s: Duel, seat: str) -> list[Command]:
     if seat not in awaiting(s):
         return []
@@ -85,14 +99,13 @@ def legal_commands(s: Duel, seat: str) -> list[Command]:
         picks = {tuple(sorted(c)) for n in range(len(hand) + 1) for c in combinations(hand, n)}
         return [Mulligan(cards=p) for p in sorted(picks, key=lambda p: (len(p), p))]
     if s.phase == "discard":
-        return [Discard(card=c) for c in sorted(set(hand))]
+        return [_DISCARD[c] for c in sorted(set(hand))]
     energy = len(s.side(seat).energy)
-    plays: list[Command] = []
-    for card_id in sorted(set(hand)):
-        card = CARDS[card_id]
-        if cost_of(s, seat, card) <= energy:
-            plays.append(PlayAttack(card=card_id) if card.kind == "attack" else PlayDrill(card=card_id))
-    plays.append(Pass())
+    # Without a drill that changes costs, each card costs what it says: no query per card.
+    modified = costs_modified(s)
+    plays = [_PLAY[c] for c in sorted(set(hand))
+             if (cost_of(s, seat, CARDS[c]) if modified else CARDS[c].cost) <= energy]
+    plays.append(_PASS)
     return plays
 
 
