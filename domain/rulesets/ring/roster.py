@@ -2,9 +2,7 @@
 abilities that fill them (seed 000, Deck Construction)."""
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
-from fractions import Fraction
 from functools import lru_cache
 
 from .content import ATTRIBUTES, Content, DeckUnit, Equipment, content
@@ -20,15 +18,14 @@ def equipped_base(unit_id: str, equipment: Equipment | None, variation: Mapping[
     spec = content().units[unit_id]
     base = {}
     for attr in ATTRIBUTES:
-        own = math.floor(Fraction(spec.attributes[attr]) * (10_000 + variation.get(attr, 0)) / 10_000)
+        own = spec.attributes[attr] * (10_000 + variation.get(attr, 0)) // 10_000     # floored, exactly
         base[attr] = own + (equipment.attributes.get(attr, 0) if equipment else 0)
     return base
 
 
 def grown(base: Mapping[str, int], growth: Mapping[str, int], params: Params) -> dict[str, int]:
     """Each GP grows an attribute by a percentage of its base, rounded down once."""
-    return {a: math.floor(Fraction(v) * (10_000 + params.gp_growth_bp * growth.get(a, 0)) / 10_000)
-            for a, v in base.items()}
+    return {a: v * (10_000 + params.gp_growth_bp * growth.get(a, 0)) // 10_000 for a, v in base.items()}
 
 
 # A pool as equipment shapes it, with the unit's own pools it stands for: itself, the two

@@ -81,8 +81,9 @@ def unit_ability_ok(s: Ring, seat: str, unit: Fighter | None, ability_id: str) -
     if ability_id not in loadout(unit):
         return f"{ability_id!r} is not in the Ability Slots of {unit.unit}"
     ability = content().abilities[ability_id]
-    if ability.ap > s.side(seat).ap:
-        return f"{ability.name} costs {ability.ap} AP; you have {s.side(seat).ap}"
+    ap = s.side(seat).ap
+    if ability.ap > ap:
+        return f"{ability.name} costs {ability.ap} AP; you have {ap}"
     if ability.mp > unit.mp:
         return f"{ability.name} takes {ability.mp} MP; {unit.unit} has {unit.mp}"
     if effective(s, AbilityCheck(seat=seat, unit=unit.key, ability=ability_id, mp=ability.mp)) is None:
@@ -156,18 +157,19 @@ def actions(s: Ring, seat: str, *, with_end: bool = True) -> Iterator[object]:
 def battle_actions(s: Ring, seat: str) -> Iterator[object]:
     side = s.side(seat)
     ring = s.ring_unit(seat)
+    rules = content()
     if ring is not None and not ring.down:
         for aid in loadout(ring):
             if unit_ability_ok(s, seat, ring, aid) is None:
-                for target in target_options(s, seat, ring, content().abilities[aid]):
+                for target in target_options(s, seat, ring, rules.abilities[aid]):
                     yield UseAbility(ability=aid, target=target)
-    for aid in content().leaders[side.leader].abilities:
+    for aid in rules.leaders[side.leader].abilities:
         if leader_ability_ok(s, seat, aid) is None:
-            for target in target_options(s, seat, ring, content().abilities[aid]):
+            for target in target_options(s, seat, ring, rules.abilities[aid]):
                 yield UseLeaderAbility(ability=aid, target=target)
     if side.items and item_cost(s, seat) <= side.ap:
         for item in sorted(set(side.items)):
-            for target in target_options(s, seat, ring, content().item_abilities[item]):
+            for target in target_options(s, seat, ring, rules.item_abilities[item]):
                 yield UseItem(item=item, target=target)
     if swap_cost(s, seat) <= side.ap:
         yield from (Swap(unit=s.units[k].unit) for k in bench(s, seat))
