@@ -1,89 +1,108 @@
-"""`memory` for ring: the greedy value, adjusted by what the seat remembers of the battle.
+"""`memory` for ring: the greedy bot, reading what the seat's AI memory recalls of the battle.
 
-- The damage the opponent dealt to the Ring unit on its past turns predicts its next
-  turn: a Ring unit that would not survive it is swapped for one that would.
-- The tags of the abilities the opponent has used say what to brace for: a unit whose
-  TAGs or Dynamics ward against them is preferred in the Ring.
-- Dynamics in play that punish MP use make MP-hungry abilities worth less.
+- Which attacks each enemy unit has used: its threat in a matchup is read from those, not
+  from every ability in its slots.
+- Which enemy units the opponent has fielded: a Ring pick (a swap, or the free swap after a
+  KO) is weighed against them too, as they are likely to come back into the Ring.
+- The most HP the opponent took from this seat over one of its turns, by the enemy Ring
+  unit that did it: a unit that would not survive that is not sent in to face it, and an
+  enemy unit that has hurt this seat most is the one to aim at.
+- Who put each field Dynamic in play: one the opponent brought is meant to hurt this seat
+  (seed 000, Direct and Indirect Costs), so removing, lowering or sealing it is worth it.
 """
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from domain.ai.greedy import Wire, best
+from domain.ai.greedy import Wire
 from domain.ai.memory import Memory
-from domain.engine.bots import Bot
 
 from ..content import content
-from .value import me_and_foe, score
+from .matchup import ENEMY_TARGETS, Fighter, fighter
+from .value import Reading, ValuePolicy, me_and_foe, score, unit
 
-WARDS = {"fiery": ("fire_ward", "fortify")}
-
-
-def threat(memory: Memory, seat: str) -> int:
-    """The most HP the opponent took from this seat's Ring unit over one of its turns."""
-    worst = 0
-    turns = memory.turns
-    for before, after in zip(turns, turns[1:]):
-        if before["view"]["active"] in (seat, None):
-            continue
-        ring = before["view"]["seats"][seat]["ring"]
-        if ring is None:
-            continue
-        hp_before = before["view"]["seats"][seat]["units"][ring]["hp"]
-        hp_after = after["view"]["seats"][seat]["units"][ring]["hp"]
-        worst = max(worst, hp_before - hp_after)
-    return worst
+FIELDED = 0.5               # the weight of the enemy units seen in the Ring, beside the one there now
+OUTLASTED = 0.5             # a Ring pick that would fall to the remembered worst turn is worth half
+SWAP_EDGE = 20.0            # a swap's value per point of matchup it gains
+FOCUS = 5.0                 # an attack's bonus per share of the damage its target has dealt
 
 
-def favourite_tags(memory: Memory, foe: str) -> Counter[str]:
-    tags: Counter[str] = Counter()
-    for action in memory.used_by(foe):
-        ability = action["data"].get("ability")
-        if action["type"] == "ring.AbilityUsed" and ability in content().abilities:
-            tags.update(content().abilities[ability].tags)
-    return tags
+class Recall(Reading):
+    """The view, read with what the seat remembers of the battle."""
+
+    def __init__(self, view: Mapping[str, Any], memory: Memory):
+        super().__init__(view)
+        self.used: dict[str, set[str]] = {}         # enemy unit key -> the abilities it used
+        self.fielded: Counter[str] = Counter()      # enemy unit key -> swaps in and turns in the Ring
+        self.worst: Counter[str] = Counter()        # enemy unit key -> most HP taken from us in a turn
+        self.placed: dict[str, str] = {}            # field Dynamic kind -> the seat that put it in play
+        book = content()
+        for action in memory.actions:
+            data = action["data"]
+            if action["type"] == "ring.AbilityUsed" and action["actor"] == self.foe:
+                self.used.setdefault(data["unit"], set()).add(data["ability"])
+            if action["type"] == "ring.UnitSwapped" and action["actor"] == self.foe:
+                self.fielded[f"{self.foe}.{data['unit']}"] += 1
+            ability = data.get("ability") or data.get("item")
+            if action["type"] in ("ring.AbilityUsed", "ring.LeaderAbilityUsed", "ring.ItemUsed") and ability:
+                for step in book.ability(ability).steps:
+                    if step.do == "inflict" and step.dynamic and book.dynamics[step.dynamic].on == "field":
+                        self.placed[step.dynamic] = action["actor"]
+        for before, after in zip(memory.turns, memory.turns[1:]):
+            then = before["view"]
+            if then["active"] != self.foe or then["seats"][self.foe]["ring"] is None:
+                continue
+            ring = then["seats"][self.foe]["ring"]
+            self.fielded[ring] += 1
+            mine, later = then["seats"][self.seat], after["view"]["seats"][self.seat]["units"]
+            lost = sum(max(0, mine["units"][k]["hp"] - later[k]["hp"]) for k in mine["team"])
+            self.worst[ring] = max(self.worst[ring], lost)
+
+    def foe_fighter(self, u: Mapping[str, Any]) -> Fighter:
+        seen = fighter(u)
+        used = self.used.get(f"{u['seat']}.{u['unit']}", set())
+        attacks = tuple(a for a in seen.abilities if a in used and content().abilities[a].target in ENEMY_TARGETS)
+        return seen._replace(abilities=attacks) if attacks else seen
+
+    def likely_foes(self) -> list[tuple[str, float]]:
+        foes = super().likely_foes()
+        if self.view["phase"] != "battle" or not self.fielded:
+            return foes
+        shown = {k for k, _ in foes}
+        total = sum(self.fielded.values())
+        back = [(k, FIELDED * n / total) for k, n in self.fielded.items()
+                if k not in shown and not self.theirs["units"][k]["ko"] and not self.theirs["units"][k]["removed"]]
+        return foes + back
+
+    def appraise(self, u: Mapping[str, Any]) -> float:
+        found = super().appraise(u)
+        if self.view["phase"] == "battle" and 0 < u["hp"] <= self.worst[self.theirs["ring"]]:
+            return found * OUTLASTED
+        return found
+
+    def stance(self, dyn: Mapping[str, Any]) -> float:
+        if dyn["seat"] is None and dyn["kind"] in self.placed:
+            return 1.0 if self.placed[dyn["kind"]] == self.seat else -1.0
+        return super().stance(dyn)
 
 
-def adjust(view: Mapping[str, Any], cmd: Wire, memory: Memory) -> float:
-    seat, foe = me_and_foe(view)
-    value = score(view, cmd)
-    me = view["seats"][seat]
-    if cmd["type"] == "swap" and not view["swap_required"]:
-        incoming = me["units"][f"{seat}.{cmd['unit']}"]
-        current = me["units"].get(me["ring"] or "")
-        danger = threat(memory, seat)
-        if current is not None and danger and current["hp"] <= danger < incoming["hp"]:
-            value += 15.0
-        tags = favourite_tags(memory, foe)
-        value += 6.0 * max(0.0, warded(incoming, view, tags) - warded(current, view, tags))
-    if cmd["type"] == "pick_ring":
-        value += 6.0 * warded(me["units"][f"{seat}.{cmd['unit']}"], view, favourite_tags(memory, foe))
-    if cmd["type"] == "ability":
-        ability = content().abilities[cmd["ability"]]
-        punishing = [d for d in view["dynamics"] if d["active"] and d["kind"] == "casters_bane"]
-        value -= 0.2 * ability.mp * sum(d["severity"] for d in punishing)
-    return value
-
-
-def warded(unit: Mapping[str, Any] | None, view: Mapping[str, Any], tags: Counter[str]) -> float:
-    """The share of the opponent's remembered ability uses this unit's Dynamics ward against."""
-    if unit is None or not tags:
-        return 0.0
-    key = f"{unit['seat']}.{unit['unit']}"
-    kinds = {d["kind"] for d in view["dynamics"] if d["unit"] == key and d["active"]}
-    covered = sum(count for tag, count in tags.items() if kinds & set(WARDS.get(tag, ())))
-    return covered / sum(tags.values())
-
-
-class MemoryPolicy(Bot):
+class MemoryPolicy(ValuePolicy):
     name = "memory"
-    needs_view = True
     needs_memory = True
 
-    def choose(self, view: Mapping[str, Any] | None, legal: Sequence[Any], rng: Any, memory: Any = None) -> Wire:
-        assert view is not None
-        memory = memory or Memory(next(s for s, side in view["seats"].items() if side["items"] is not None))
-        return best([adjust(view, cmd, memory) for cmd in legal], legal, rng)
+    def reading(self, view: Mapping[str, Any], memory: Any) -> Reading:
+        return Recall(view, memory or Memory(me_and_foe(view)[0]))
+
+    def score(self, read: Reading, cmd: Wire) -> float:
+        assert isinstance(read, Recall)
+        value = score(read, cmd)
+        if cmd["type"] == "swap":
+            current = unit(read.view, read.mine["ring"])
+            if current is not None and not current["ko"]:
+                value += SWAP_EDGE * (read.value(cmd["unit"]) - read.value(current["unit"]))
+        target, dealt = cmd.get("target"), sum(read.worst.values())
+        if target is not None and target.startswith(f"{read.foe}.") and dealt:
+            value += FOCUS * read.worst[target] / dealt
+        return value

@@ -1,18 +1,32 @@
-"""Ring heuristic: the immediate expected value of a command, read from the seat's view
-and the public content. Damage is weighed by the effectiveness odds the seed gives
-(SKL against PRY), a KO and the enemy leader count most, AP spent counts against."""
+"""Ring's `greedy` bot: the immediate expected value of a command, read from the seat's view
+and the public content. Damage is weighed by the effectiveness odds the seed gives (SKL
+against PRY), a KO and the enemy leader count most, AP spent counts against.
+
+Its picks are counter-picks (`matchup.py`): a team and a Ring unit (at the start, and when
+a KO'd one must be swapped out) are scored by how each unit fares against the enemy units
+it will likely meet, and any pick within `NEAR_TIE` of the best is drawn by the bot's own
+RNG, so battles vary and still replay from the seed.
+"""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from domain.ai.greedy import Wire
+from domain.ai.greedy import Wire, best
+from domain.engine.bots import Bot
+from domain.engine.rng import Rng
 
-from ..content import Ability, content
-from ..formulas import chances, damage
+from ..content import Ability, Step, content
+from ..formulas import BASIS, chances, damage
+from .matchup import Fighter, fighter, magnitude, matchup, mp_cap
 
 View = Mapping[str, Any]
 KO_BONUS = 40.0
+NEAR_TIE = 0.03             # picks scoring within 3% of the best are drawn by the RNG
+LAST_LP = 0.9               # a unit one KO from removal (seed 000, LP) is worth 10% less
+# Dynamics that work for the side they belong to; the others are burdens on their carrier.
+HELPFUL = frozenset(("regeneration", "nurturing", "fortify", "rage", "brutality", "shadow", "counter_stance",
+                     "retaliation", "keen_eye", "mana_spring", "quick_hands", "tailwind", "fire_ward", "soul_anchor"))
 
 
 def me_and_foe(view: View) -> tuple[str, str]:
@@ -26,13 +40,90 @@ def unit(view: View, key: str | None) -> Mapping[str, Any] | None:
     return view["seats"][key.split(".", 1)[0]]["units"].get(key)
 
 
-def score(view: View, cmd: Wire) -> float:
-    kind = cmd["type"]
-    seat, foe = me_and_foe(view)
-    if kind == "pick_team":
-        return sum(strength(view["seats"][seat]["units"][f"{seat}.{u}"]) for u in cmd["units"])
-    if kind == "pick_ring":
-        return strength(view["seats"][seat]["units"][f"{seat}.{cmd['unit']}"])
+class Reading:
+    """One decision's reading of the view: which seat is whose, the enemy units a pick will
+    likely meet, and each own unit's matchup against them (computed once per view)."""
+
+    def __init__(self, view: View):
+        self.view = view
+        self.seat, self.foe = me_and_foe(view)
+        self.mine, self.theirs = view["seats"][self.seat], view["seats"][self.foe]
+        self.cap = mp_cap(view)
+        self._values: dict[str, float] = {}
+        self._foes: list[tuple[Fighter, int, float]] | None = None
+
+    def foe_fighter(self, u: Mapping[str, Any]) -> Fighter:
+        return fighter(u)
+
+    def likely_foes(self) -> list[tuple[str, float]]:
+        """Enemy unit keys and weights: before teams are revealed, the previewed team (seed
+        000, Initiative: preview) or every deck unit with LP left; for the first Ring pick,
+        the revealed team; in battle, the enemy Ring unit, or its standing units while that
+        one is down."""
+        theirs = self.theirs
+        if self.view["phase"] == "team":
+            previewed = (theirs.get("pick") or {}).get("units")
+            keys = [f"{self.foe}.{u}" for u in previewed] if previewed else theirs["deck"]
+        elif self.view["phase"] == "ring":
+            keys = theirs["team"]
+        else:
+            ring = unit(self.view, theirs["ring"])
+            keys = [theirs["ring"]] if ring is not None and not ring["ko"] else \
+                [k for k in theirs["team"] if not theirs["units"][k]["ko"]]
+        return [(k, 1.0) for k in keys if not theirs["units"][k]["removed"]]
+
+    def value(self, unit_id: str) -> float:
+        if unit_id not in self._values:
+            self._values[unit_id] = self.appraise(self.mine["units"][f"{self.seat}.{unit_id}"])
+        return self._values[unit_id]
+
+    def appraise(self, u: Mapping[str, Any]) -> float:
+        """How an own unit fares against the likely enemy units, its LP risk counted."""
+        if self._foes is None:
+            self._foes = [(self.foe_fighter(self.theirs["units"][k]), self.theirs["units"][k]["hp"], w)
+                          for k, w in self.likely_foes()]
+        return matchup(fighter(u), u["hp"], self._foes, self.cap) * (LAST_LP if u["lp"] == 1 else 1.0)
+
+    def stance(self, dyn: Mapping[str, Any]) -> float:
+        """+1 when a Dynamic in play works for this seat, -1 when against it, 0 when the view
+        cannot tell (a field Dynamic has no side). A Dynamic-on-Dynamic works for its placer."""
+        if dyn["seat"] is None:
+            return 0.0
+        mine = dyn["seat"] == self.seat
+        helps = content().dynamics[dyn["kind"]].on == "dynamic" or dyn["kind"] in HELPFUL
+        return 1.0 if helps == mine else -1.0
+
+
+class ValuePolicy(Bot):
+    name = "greedy"
+    needs_view = True
+
+    def choose(self, view: View | None, legal: Sequence[Any], rng: Rng, memory: Any = None) -> Wire:
+        assert view is not None
+        read = self.reading(view, memory)
+        if legal[0]["type"] == "pick_team":
+            return near_best([sum(read.value(u) for u in cmd["units"]) for cmd in legal], legal, rng)
+        if legal[0]["type"] == "pick_ring" or view["swap_required"]:
+            return near_best([read.value(cmd["unit"]) for cmd in legal], legal, rng)
+        return best([self.score(read, cmd) for cmd in legal], legal, rng)
+
+    def reading(self, view: View, memory: Any) -> Reading:
+        return Reading(view)
+
+    def score(self, read: Reading, cmd: Wire) -> float:
+        return score(read, cmd)
+
+
+def near_best(scored: Sequence[float], legal: Sequence[Wire], rng: Rng) -> Wire:
+    """A command scoring within `NEAR_TIE` of the best, drawn by the bot's RNG."""
+    top = max(scored)
+    floor = top - NEAR_TIE * abs(top)
+    return legal[rng.choice([i for i, s in enumerate(scored) if s >= floor])]
+
+
+def score(read: Reading, cmd: Wire) -> float:
+    """The value of an in-battle command."""
+    kind, view, seat, foe = cmd["type"], read.view, read.seat, read.foe
     if kind in ("choose_battlefield", "end_turn"):
         return 0.0
     if kind == "strike_leader":
@@ -42,23 +133,25 @@ def score(view: View, cmd: Wire) -> float:
         return swap_value(view, seat, cmd["unit"])
     if kind == "use_item":
         ability = content().item_abilities[cmd["item"]]
-        return ability_value(view, seat, foe, ability, cmd.get("target")) - 6.0
+        return ability_value(read, ability, cmd.get("target")) - 6.0
     ability = content().abilities[cmd["ability"]]
-    return ability_value(view, seat, foe, ability, cmd.get("target")) - 1.5 * ability.ap
+    return ability_value(read, ability, cmd.get("target")) - 1.5 * ability.ap - bane(view, ability)
 
 
-def strength(u: Mapping[str, Any]) -> float:
-    if u["removed"]:
-        return -1000.0
-    stats = u["stats"]
-    return (u["hp"] + 2 * stats["atk"] + stats["def"] + stats["skl"] + stats["pry"]) * (1 + 0.1 * u["lp"])
+def bane(view: View, ability: Ability) -> float:
+    """The HP a Caster's Bane in play takes from the user for the MP this ability takes."""
+    if not ability.mp:
+        return 0.0
+    book = content()
+    return sum(ability.mp * magnitude(book, d["kind"], d["severity"]) / BASIS
+               for d in view["dynamics"] if d["active"] and d["kind"] == "casters_bane")
 
 
 def swap_value(view: View, seat: str, unit_id: str) -> float:
     side = view["seats"][seat]
     incoming = side["units"][f"{seat}.{unit_id}"]
     current = unit(view, side["ring"])
-    if view["swap_required"] or current is None or current["ko"]:
+    if current is None or current["ko"]:
         return 50.0 + incoming["hp"] / 10
     if current["hp"] * 4 < current["max_hp"] and incoming["hp"] * 2 > incoming["max_hp"]:
         return 12.0
@@ -70,16 +163,17 @@ def base_stat(u: Mapping[str, Any], attr: str | None) -> int:
     return max(1, u["stats"][attr or "atk"] - u.get("aug", {}).get(attr or "atk", 0))
 
 
-def odds(view: View, user: Mapping[str, Any] | None, ability: Ability, foes: list[Mapping[str, Any]]) -> tuple:
+def odds(user: Mapping[str, Any] | None, ability: Ability, foes: list[Mapping[str, Any]]) -> tuple[float, ...]:
     if ability.effectiveness == "sure" or user is None:
         return (0.0, 1.0, 0.0)
     skl = user["stats"]["skl"]
     found = chances(skl, [f["stats"]["pry"] for f in foes] or [skl])
     glance = 0 if ability.effectiveness == "friendly" else found.glancing
-    return (glance / 10_000, (found.normal + found.glancing - glance) / 10_000, found.critical / 10_000)
+    return (glance / BASIS, (found.normal + found.glancing - glance) / BASIS, found.critical / BASIS)
 
 
-def ability_value(view: View, seat: str, foe: str, ability: Ability, target: str | None) -> float:
+def ability_value(read: Reading, ability: Ability, target: str | None) -> float:
+    view, seat, foe = read.view, read.seat, read.foe
     me = view["seats"][seat]
     user = unit(view, me["ring"])
     kind = ability.target
@@ -95,19 +189,24 @@ def ability_value(view: View, seat: str, foe: str, ability: Ability, target: str
         named = [user]
     else:
         named = []
-    targets = [t for t in named if t is not None]
+    targets = [t for t in named if t is not None and (ability.needs_tag is None or ability.needs_tag in t["tags"])]
     foes = [t for t in targets if t is not user and (kind.startswith("enemy"))]
-    weights = odds(view, user, ability, foes)
+    weights = odds(user, ability, foes)
     value = 0.0
     for step in ability.steps:
         for tier, weight in enumerate(weights):
             if weight:
-                value += weight * step_value(view, seat, user, ability, step, tier, targets, target)
+                value += weight * step_value(read, user, ability, step, tier, targets, target)
     return value
 
 
-def step_value(view: View, seat: str, user: Any, ability: Ability, step: Any, tier: int, targets: list,
+def owned(view: View, seat: str, hit: Iterable[Mapping[str, Any]]) -> bool:
+    return all(any(t is u for u in view["seats"][seat]["units"].values()) for t in hit)
+
+
+def step_value(read: Reading, user: Any, ability: Ability, step: Step, tier: int, targets: list,
                target: str | None) -> float:
+    view, seat = read.view, read.seat
     power = step.power[tier]
     hit = [user] if step.to == "self" else targets
     if step.do in ("damage", "true_damage"):
@@ -117,39 +216,38 @@ def step_value(view: View, seat: str, user: Any, ability: Ability, step: Any, ti
                 damage(power, user["stats"]["atk"], t["stats"]["def"], step.penetration) * step.hits
             if not t["in_ring"] and ability.target in ("enemy_unit", "enemy_team"):
                 dealt //= 2
-            own = t["unit"] and any(t is u for u in view["seats"][seat]["units"].values())
             gain = min(dealt, t["hp"]) + (KO_BONUS if dealt >= t["hp"] > 0 else 0.0)
-            total += -gain if own else gain
+            total += -gain if owned(view, seat, [t]) else gain
         return total
     if step.do == "heal":
         return sum(0.8 * min(power, t["max_hp"] - t["hp"]) + (KO_BONUS if t["ko"] else 0.0) for t in hit)
+    aimed = next((d for d in view["dynamics"] if d["id"] == target), None)
     if step.do == "inflict":
         if not step.dynamic or not step.severity[tier]:
             return 0.0
-        friendly = all(any(t is u for u in view["seats"][seat]["units"].values()) for t in hit) if hit else True
-        helps = content().dynamics[step.dynamic].id in ("regeneration", "nurturing", "fortify", "rage", "brutality",
-                                                      "shadow", "counter_stance", "retaliation", "keen_eye",
-                                                      "mana_spring", "quick_hands", "tailwind", "fire_ward",
-                                                      "soul_anchor")
+        chance = step.chance[tier] / BASIS
+        if content().dynamics[step.dynamic].on == "dynamic":
+            # A seal or an erosion is worth what it takes from the Dynamic it aims at.
+            return -read.stance(aimed) * aimed["severity"] * chance if aimed is not None else 0.0
+        helps = step.dynamic in HELPFUL
+        friendly = owned(view, seat, hit) if hit else True
         sign = 1.0 if helps == friendly else -1.0 if helps else 1.0
         keys = {f"{t['seat']}.{t['unit']}" for t in hit} if hit else set()
         present = any(d["kind"] == step.dynamic and (d["unit"] in keys or not keys) for d in view["dynamics"])
-        return sign * (0.5 if present else 2.0) * step.severity[tier] * step.chance[tier] / 10_000
+        return sign * (0.5 if present else 2.0) * step.severity[tier] * chance
     if step.do == "augment":
         # Stacking the same attribute pays less and less: a tank that only buffs never wins.
         return sum(power * (1.5 if t["stats"][step.attr or "atk"] < 1.5 * base_stat(t, step.attr) else 0.1)
                    * (1 if t["in_ring"] else 0.5) for t in hit)
-    if step.do in ("leader_damage",):
+    if step.do == "leader_damage":
         return 4.0 * power
-    if step.do in ("leader_heal",):
+    if step.do == "leader_heal":
         return 2.0 * power
     if step.do in ("remove", "severity"):
-        dyn = next((d for d in view["dynamics"] if d["id"] == target), None)
-        if dyn is None:
+        if aimed is None:
             return 0.0
-        theirs = dyn["seat"] not in (seat, None)
-        delta = -dyn["severity"] if step.do == "remove" else power
-        return (-delta if theirs else delta) * 1.5
+        delta = -aimed["severity"] if step.do == "remove" else power
+        return read.stance(aimed) * delta * 1.5
     if step.do == "mp":
         return 0.2 * power
     if step.do == "ap":

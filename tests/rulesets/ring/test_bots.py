@@ -1,0 +1,191 @@
+"""Ring's bots: counter-picked teams and Ring units (seed 000, Forming Your Team:
+Counter-Picking), near-ties drawn by the bot's own RNG, the preview advantage, and the
+memory bot acting on what the seat has seen. Plus the deck-balance report.
+
+Each test builds the state, asks the bot for one command through the seat's view (as
+`domain.ai.match` does) and asserts the command or the exact value behind it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from domain.ai.memory import Memory
+from domain.engine.events import Viewer
+from domain.engine.rng import Rng
+from domain.rulesets.ring import RULESET
+from domain.rulesets.ring.balance import balance
+from domain.rulesets.ring.bots.matchup import Fighter, Pressure, duel, pressure
+from domain.rulesets.ring.bots.memory import MemoryPolicy, Recall
+from domain.rulesets.ring.bots.value import Reading, ValuePolicy, score
+from domain.rulesets.ring.commands import PickTeam
+from domain.rulesets.ring.content import CONTENT
+from domain.rulesets.ring.state import Params, Ring
+
+from .build import dyn, ring, unit
+from .given import battle, play, team_pick
+
+
+def seen_by(s: Ring, seat: str = "p1") -> dict[str, Any]:
+    return RULESET.view(s, Viewer(seat=seat))
+
+
+def legal(s: Ring, seat: str = "p1") -> list[dict[str, Any]]:
+    return [RULESET.codec.wire(c) for c in RULESET.legal_commands(s, seat)]
+
+
+def picked(bot: Any, s: Ring, seed: bytes = b"bots", memory: Memory | None = None) -> dict[str, Any]:
+    return bot.choose(seen_by(s), legal(s), Rng(seed), memory=memory)
+
+
+def one_unit_teams(p1_deck: tuple[str, ...], p2_deck: tuple[str, ...], preview_for: str | None = None) -> Ring:
+    """A team pick of one unit each from the given decks (plain units, no equipment)."""
+    return team_pick(battle(p1_team=(), p2_team=(), p1_deck=p1_deck, p2_deck=p2_deck, p1_ring=None, p2_ring=None,
+                            params=Params(team_size=1)), sequential_for=preview_for)
+
+
+def plain(unit_id: str, abilities: tuple[str, ...]) -> Fighter:
+    """A unit with 60 in every combat attribute: ATK/DEF 1:1 and SKL/PRY 1:1 (15/70/15)."""
+    return Fighter(unit_id, 60, 60, 60, 60, 100, CONTENT.units[unit_id].tags, abilities, None)
+
+
+# -- the matchup model ---------------------------------------------------------------------
+
+def test_pressure_is_the_expected_damage_per_ap_of_the_best_attack():
+    jab = pressure(plain("ember_wisp", ("jab",)), plain("ember_wisp", ()), 1 << 30, CONTENT)
+    bolt = pressure(plain("ember_wisp", ("fire_bolt",)), plain("ember_wisp", ()), 1 << 30, CONTENT)
+    assert jab == Pressure(dealt=4.0, returned=0.0)                         # .15 x 2 + .7 x 4 + .15 x 6, 1 AP
+    assert bolt.dealt == pytest.approx(10 / 3)                               # .15 x 7 + .7 x 10 + .15 x 13, 3 AP
+    both = pressure(plain("ember_wisp", ("fire_bolt", "jab")), plain("ember_wisp", ()), 1 << 30, CONTENT)
+    assert both == jab
+
+
+def test_fire_ward_cuts_fiery_attacks_and_counter_stance_hits_back():
+    # Cinderhound carries Fire Ward 5 (-20% fiery); Shellback Counter Stance 5 (15 HP every 3rd hit).
+    assert pressure(plain("ember_wisp", ("fire_bolt",)), plain("cinderhound", ()), 1 << 30,
+                    CONTENT).dealt == pytest.approx(10 / 3 * 0.8)
+    assert pressure(plain("ember_wisp", ("jab",)), plain("cinderhound", ()), 1 << 30, CONTENT).dealt == 4.0
+    assert pressure(plain("ember_wisp", ("jab",)), plain("shellback", ()), 1 << 30, CONTENT) == \
+        Pressure(dealt=4.0, returned=5.0)
+
+
+def test_a_mana_lock_leaves_only_the_attacks_it_does_not_block():
+    # Fire Bolt takes 6 MP: a lock blocking 6 MP or more leaves the Jab.
+    assert pressure(plain("ember_wisp", ("fire_bolt",)), plain("ember_wisp", ()), 6, CONTENT).dealt == 0.0
+
+
+def test_a_duel_shares_the_exchange_by_time_to_fall():
+    jabber, bolter = plain("ember_wisp", ("jab",)), plain("ember_wisp", ("fire_bolt",))
+    assert duel(jabber, 100, bolter, 100) == pytest.approx(4 / (4 + 10 / 3))     # 6/11
+    assert duel(jabber, 100, jabber, 100) == 0.5
+    assert duel(jabber, 0, bolter, 100) == 0.0
+
+
+# -- team and Ring picks -------------------------------------------------------------------
+
+@pytest.mark.parametrize("their_deck, pick, values", [
+    # Against a Counter Stance tank, the caster's single big hits beat the bear's Double Slaps.
+    (("shellback",), "cinderhound", {"cinderhound": 0.3218, "grizzlor": 0.237}),
+    # Against a fragile fiery blaster the bear's HP and slaps win, and Fire Ward does not save the hound.
+    (("ember_wisp",), "grizzlor", {"cinderhound": 0.6477, "grizzlor": 0.7499}),
+])
+def test_the_team_pick_counters_the_opponents_deck(their_deck, pick, values):
+    given = one_unit_teams(("cinderhound", "grizzlor"), their_deck)
+    read = Reading(seen_by(given))
+    assert {u: round(read.value(u), 4) for u in values} == values
+    assert picked(ValuePolicy(), given) == {"type": "pick_team", "units": (pick,)}
+
+
+def test_a_near_tie_is_drawn_by_the_bots_rng_and_replays_from_its_seed():
+    # Against Shellback, Bastion Golem (0.3162) is within 3% of Cinderhound (0.3218); Grizzlor
+    # (0.2370) is not.
+    given = one_unit_teams(("bastion_golem", "cinderhound", "grizzlor"), ("shellback",))
+    picks = {seed: picked(ValuePolicy(), given, seed)["units"][0] for seed in (b"seed0", b"seed1", b"seed2")}
+    assert picks == {b"seed0": "cinderhound", b"seed1": "bastion_golem", b"seed2": "bastion_golem"}
+    assert [picked(ValuePolicy(), given, b"seed0")["units"] for _ in range(3)] == [("cinderhound",)] * 3
+
+
+def test_outside_the_near_tie_the_best_pick_is_certain():
+    given = one_unit_teams(("cinderhound", "grizzlor"), ("shellback",))
+    assert {tuple(picked(ValuePolicy(), given, b"seed%d" % i)["units"]) for i in range(8)} == {("cinderhound",)}
+
+
+@pytest.mark.parametrize("their_team, pick", [(("shellback",), "cinderhound"), (("ember_wisp",), "grizzlor")])
+def test_the_preview_winner_picks_against_the_previewed_team(their_team, pick):
+    # p1 won initiative with the preview advantage: p2 picked first and p1 sees that team.
+    _, given = play(one_unit_teams(("cinderhound", "grizzlor"), ("shellback", "ember_wisp"), preview_for="p1"),
+                    "p2", PickTeam(units=their_team))
+    assert seen_by(given)["seats"]["p2"]["pick"] == {"units": list(their_team)}
+    assert picked(ValuePolicy(), given) == {"type": "pick_team", "units": (pick,)}
+
+
+def test_the_free_swap_after_a_ko_sends_in_the_best_matchup_for_the_enemy_ring_unit():
+    given = battle(p1_team=("shellback", "grizzlor", "glimmer_moth"), p2_team=("ember_wisp",), swap_required=True,
+                   units={"p1.shellback": {"hp": 0, "ko": True}})
+    assert [round(Reading(seen_by(given)).value(u), 4) for u in ("grizzlor", "glimmer_moth")] == [0.7499, 0.2685]
+    assert picked(ValuePolicy(), given) == {"type": "swap", "unit": "grizzlor"}
+
+
+# -- the memory bot --------------------------------------------------------------------------
+
+def remembering(*states: Ring, actions: tuple[dict[str, Any], ...] = ()) -> Memory:
+    """p1's memory of these turn starts (in order) and these actions."""
+    memory = Memory("p1")
+    for seq, action in enumerate(actions, start=1):
+        memory.observe({"seq": seq, "type": action["type"], "data": action["data"]}, True)
+    for s in states:
+        memory.settle(RULESET, s, seen_by(s))
+    return memory
+
+
+def test_the_memory_bot_keeps_a_unit_out_of_the_ring_that_the_remembered_worst_turn_would_ko():
+    # On its last turn the Ember Wisp took 60 HP: Shellback's last 60. Grizzlor has 50 left.
+    team, hurt = ("shellback", "grizzlor", "glimmer_moth"), {"p1.grizzlor": {"hp": 50}}
+    their_turn = battle(p1_team=team, p2_team=("ember_wisp",), active="p2", turn=1,
+                        units={**hurt, "p1.shellback": {"hp": 60}})
+    given = battle(p1_team=team, p2_team=("ember_wisp",), active="p1", turn=2, swap_required=True,
+                   units={**hurt, "p1.shellback": {"hp": 0, "ko": True}})
+    memory = remembering(their_turn, given)
+    assert Recall(seen_by(given), memory).worst == {"p2.ember_wisp": 60}
+    assert picked(ValuePolicy(), given) == {"type": "swap", "unit": "grizzlor"}       # 0.4999 against 0.2685
+    assert picked(MemoryPolicy(), given, memory=memory) == {"type": "swap", "unit": "glimmer_moth"}   # 0.2499
+
+
+def used(seat: str, ability: str, by: str) -> dict[str, Any]:
+    return {"type": "ring.AbilityUsed", "data": {"seat": seat, "ability": ability, "target": None, "unit": by}}
+
+
+@pytest.mark.parametrize("placer, memory_value", [("p2", 3.0), ("p1", -12.0)])
+def test_the_memory_bot_removes_a_field_dynamic_the_opponent_put_in_play(placer, memory_value):
+    # A Mana Lock 5 on the field: the view cannot say whose it is; the memory saw who cast it.
+    given = ring([unit("p1", "hex_lich", abilities=("dispel",))], [unit("p2", "grizzlor")],
+                 dynamics=[dyn("d1", "mana_lock", seat=None)])
+    memory = remembering(given, actions=(used(placer, "mana_lock_hex", f"{placer}.x"),))
+    dispel = {"type": "ability", "ability": "dispel", "target": "d1"}
+    assert score(Reading(seen_by(given)), dispel) == -4.5                     # 3 AP, nothing known
+    assert MemoryPolicy().score(Recall(seen_by(given), memory), dispel) == memory_value   # +-7.5 for severity 5
+
+
+def test_the_memory_bot_reads_an_enemy_units_threat_from_the_attacks_it_used():
+    given = battle(p1_team=("grizzlor",), p2_team=("ember_wisp",), p1_ring="grizzlor", p2_ring="ember_wisp",
+                   phase="ring", active=None)
+    memory = remembering(given, actions=(used("p2", "meteor", "p2.ember_wisp"),))
+    recall = Recall(seen_by(given), memory)
+    wisp = seen_by(given)["seats"]["p2"]["units"]["p2.ember_wisp"]
+    assert recall.foe_fighter(wisp).abilities == ("meteor",)
+    assert round(Reading(seen_by(given)).value("grizzlor"), 4) == 0.7499
+    assert round(recall.value("grizzlor"), 4) == 0.7587          # Meteor: less per AP than Fireball
+
+
+# -- the balance report ----------------------------------------------------------------------
+
+def test_balance_plays_every_pair_of_decks_on_both_seatings():
+    report = balance(1, ["greedy", "greedy"], "test")
+    decks = sorted(CONTENT.decks)
+    assert report["battles"] == len(decks) * (len(decks) - 1)                 # one battle per pair and seating
+    for a in decks:
+        for b in decks:
+            if a != b:
+                assert report["matchups"][a][b] + report["matchups"][b][a] == 100.0
+    assert 0 <= report["time_limit"]["battles"] <= report["battles"]
