@@ -109,15 +109,15 @@ def test_the_bot_battle_runs_from_the_battlefield_choice_to_a_fallen_leader():
     assert [(e.seat, e.battlefield) for e in events if isinstance(e, ev.BattlefieldChosen)] == [("p1", "volcano_rim")]
     teams = next(e for e in events if isinstance(e, ChoicesRevealed))
     assert teams.choices == {"p1": {"units": ["fang_shrike", "grizzlor", "iron_boar", "sunflare_drake"]},
-                             "p2": {"units": ["bastion_golem", "coral_sentinel", "grizzlor", "shellback"]}}
+                             "p2": {"units": ["bastion_golem", "iron_boar", "magma_tortoise", "shellback"]}}
     # Ironhelm's Soul Anchor cancels the LP loss of p2's first KO, then drops to severity 1.
     anchored = [i for i, e in enumerate(events) if isinstance(e, EffectTriggered) and e.kind == "soul_anchor"]
     assert len(anchored) == 1 and events[anchored[0]].cancelled
     assert events[anchored[0] - 1] == ev.UnitKnockedOut(unit="p2.shellback")
     assert events[anchored[0] + 1] == ev.SeverityChanged(id="d3", severity=1, delta=-4)
-    assert Counter(e.unit.split(".")[0] for e in events if isinstance(e, ev.LpLost)) == {"p1": 5}
+    assert Counter(e.unit.split(".")[0] for e in events if isinstance(e, ev.LpLost)) == {"p1": 4}
     assert (state.outcome.winner, state.outcome.reason, state.game.turn, len(records)) == (
-        "p2", "p1's leader is down", 42, 1212)
+        "p2", "p1's leader is down", 38, 1031)
 
 
 def units_as_built(records, seat):
@@ -127,30 +127,32 @@ def units_as_built(records, seat):
 
 def test_the_set_carries_lp_and_exs_from_battle_to_battle():
     first, second, third = ring_set()
-    assert [b.state.outcome.winner for b in (first, second, third)] == ["p1", "p1", "p1"]
+    assert [b.state.outcome.winner for b in (first, second, third)] == ["p2", "p1", "p1"]
     teams = [{s: sorted(b.state.game.units[k].unit for k in b.state.game.side(s).team) for s in ("p1", "p2")}
              for b in (first, second, third)]
-    assert teams == [{"p1": ["grizzlor", "sunflare_drake"], "p2": ["coral_sentinel", "salamander"]},
-                     {"p1": ["fang_shrike", "iron_boar"], "p2": ["lantern_spirit", "rot_ogre"]},
-                     {"p1": ["grizzlor", "sunflare_drake"], "p2": ["bastion_golem", "iron_boar"]}]
-    # Battle 1: participants gain 1500 EXS; p1 won without a KO, so its LP stays at the max;
-    # the loser's KO'd coral sentinel keeps its loss; units that sat out at 0 EXS stay at 0.
-    assert first.carry["p1"]["grizzlor"] == {"lp": 3, "exs": 1500}
-    assert first.carry["p2"]["coral_sentinel"] == {"lp": 2, "exs": 1500}
+    assert teams == [{"p1": ["grizzlor", "sunflare_drake"], "p2": ["grizzlor", "shellback"]},
+                     {"p1": ["fang_shrike", "iron_boar"], "p2": ["iron_boar", "magma_tortoise"]},
+                     {"p1": ["grizzlor", "sunflare_drake"], "p2": ["grizzlor", "rot_ogre"]}]
+    # Battle 1: participants gain 1500 EXS; p1 lost, and each of its two lost an LP (3 -> 2);
+    # p2's shellback won without a KO, so its LP stays at its max of 4; units that sat out at
+    # 0 EXS stay at 0.
+    assert first.carry["p1"]["grizzlor"] == {"lp": 2, "exs": 1500}
+    assert first.carry["p1"]["sunflare_drake"] == {"lp": 2, "exs": 1500}
+    assert first.carry["p2"]["shellback"] == {"lp": 4, "exs": 1500}
     assert first.carry["p1"]["fang_shrike"] == {"lp": 3, "exs": 0}
-    # Battle 2: p1's fang shrike lost an LP in a won battle and gets it back; p2's rot ogre
-    # lost both of its LP, lantern spirit two of three; the units of battle 1 sit out: -1000.
-    assert second.state.game.units["p1.fang_shrike"].lp == 2
-    assert second.carry["p1"]["fang_shrike"] == {"lp": 3, "exs": 1500}
-    assert second.carry["p2"]["rot_ogre"] == {"lp": 0, "exs": 1500}
-    assert second.carry["p2"]["lantern_spirit"] == {"lp": 1, "exs": 1500}
-    assert second.carry["p1"]["grizzlor"] == {"lp": 3, "exs": 500}
-    assert second.carry["p2"]["coral_sentinel"] == {"lp": 2, "exs": 500}
-    # Battle 3: sitting out again takes 500 EXS to 0, not below; a removed unit stays at 0 LP.
-    assert third.carry["p2"]["coral_sentinel"] == {"lp": 2, "exs": 0}
+    # Battle 2: the units of battle 1 sit out: 1500 - 1000 = 500; the loser's magma tortoise
+    # loses an LP (3 -> 2).
+    assert second.carry["p1"]["grizzlor"] == {"lp": 2, "exs": 500}
+    assert second.carry["p2"]["shellback"] == {"lp": 4, "exs": 500}
+    assert second.carry["p2"]["magma_tortoise"] == {"lp": 2, "exs": 1500}
+    # Battle 3: p1 wins with grizzlor and the drake, which win their LP back (2 -> 3) and gain
+    # 500 + 1500 = 2000 EXS; sitting out again takes the shellback's 500 to 0, not below; the
+    # rot ogre loses both of its LP and is out for the rest of the set.
     assert third.carry["p1"]["grizzlor"] == {"lp": 3, "exs": 2000}
-    assert third.carry["p2"]["rot_ogre"] == {"lp": 0, "exs": 500}
-    assert third.carry["p2"]["bastion_golem"] == {"lp": 2, "exs": 1500}
+    assert third.carry["p1"]["sunflare_drake"] == {"lp": 3, "exs": 2000}
+    assert third.carry["p2"]["shellback"] == {"lp": 4, "exs": 0}
+    assert third.carry["p2"]["rot_ogre"] == {"lp": 0, "exs": 1500}
+    assert third.state.game.units["p2.rot_ogre"].removed
 
 
 @pytest.mark.parametrize("index", [1, 2])
@@ -164,16 +166,13 @@ def test_each_set_battle_starts_from_the_carry_before_it(index):
 
 def test_exhaustion_and_lost_lp_show_in_the_decks_as_built():
     first, second, third = ring_set()
-    assert units_as_built(first.records, "p2")["coral_sentinel"]["max_hp"] == 180
-    # EXS lowers max HP: 1500 bp off coral sentinel's 180, 500 off grizzlor's 180 and drake's 156.
-    coral = units_as_built(second.records, "p2")["coral_sentinel"]
-    assert (coral["max_hp"], coral["hp"], coral["lp"], coral["exs"]) == (153, 153, 2, 1500)
+    assert units_as_built(first.records, "p1")["grizzlor"]["max_hp"] == 180
+    # EXS lowers max HP: 1500 bp off grizzlor's 180 is 153, with the LP it lost in battle 1.
+    grizzlor = units_as_built(second.records, "p1")["grizzlor"]
+    assert (grizzlor["max_hp"], grizzlor["hp"], grizzlor["lp"], grizzlor["exs"]) == (153, 153, 2, 1500)
+    # 500 bp off grizzlor's 180 and the drake's 156: 171 and 148.2 -> 148.
     p1 = units_as_built(third.records, "p1")
     assert [(p1[u]["max_hp"], p1[u]["exs"]) for u in ("grizzlor", "sunflare_drake")] == [(171, 500), (148, 500)]
-    # A unit at 0 LP enters removed, with no HP, and is not picked again.
-    rot_ogre = units_as_built(third.records, "p2")["rot_ogre"]
-    assert (rot_ogre["lp"], rot_ogre["hp"], rot_ogre["removed"]) == (0, 0, True)
-    assert "p2.rot_ogre" not in third.state.game.p2.team
 
 
 @pytest.mark.parametrize("name", list(BATTLES))
