@@ -17,7 +17,6 @@ import msgspec
 
 from domain.ai.memory import Memory
 from domain.battles import Battles
-from domain.engine.battle import BattleCreated, BattleEnded, BattleState, fold
 from domain.engine.events import Recorded, Viewer, wire_event
 from domain.engine.ruleset import ruleset_of
 

@@ -3,8 +3,10 @@
 A release keeps its content by hash (`ContentFiles(directory, release=...)`) and its old
 behaviour behind rule parameters whose defaults the version picks. `earlier_release` gives
 back the declared `Ruleset` with that version, that content and any parts the release
-replaces (a `parse_setup` with the version's defaults, say), every call made while
-`playing(content)` is in force, so code that reads the active content sees the pinned one.
+replaces (a `parse_setup` with the version's defaults, say), every call of the rules
+(`CALLS` and the sealing) made while `playing(content)` is in force, so code that reads the
+active content sees the pinned one. Set rules read only a finished battle's state, and bots
+only pick among the legal commands, so both run as today's.
 """
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """Deckduel rules: the start, the legal commands, and what each command decides."""
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
 

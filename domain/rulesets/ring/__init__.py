@@ -19,6 +19,7 @@ from .setup import DEFAULT_SETUP, parse_setup, seal_setup, unseal_setup
 from .state import Params, Ring
 from .view import memory_known, view
 
+
 def _earlier(version: str) -> Ruleset[Ring]:
     """Ring as `version` played it (`releases.py`), built on first use."""
     return release(RULESET, version)

@@ -21,7 +21,7 @@ from domain.rulesets.ring.decide import legal_commands, outcome
 from domain.rulesets.ring.effects import STEPS
 from domain.rulesets.ring.effects.moves import RingResolver, active_effects
 from domain.rulesets.ring.effects.steps import Use
-from domain.rulesets.ring.events import (AbilityUsed, ApSpent, DynamicAdded, EffectivenessRolled,
+from domain.rulesets.ring.events import (ApSpent, DynamicAdded, EffectivenessRolled,
                                          EquipmentDisableChanged, EquipmentDisabled, EquipmentRestored, HpReduced,
                                          ItemUsed, LeaderHpReduced, LpLost, PoolChanged, PoolLost, TurnEnded,
                                          TurnStarted, UnitKnockedOut, UnitRemoved)
