@@ -54,8 +54,8 @@ def test_the_scripted_battle_rolls_effectiveness_and_triggers_dynamics():
     # volcano at each turn start of a standing Ring unit, Tailwind on Gale's AP, Quick Hands
     # on her paid swap, and the imp's Shadow (two once the first critical adds a second).
     assert Counter((e.kind, e.on) for e in events if isinstance(e, EffectTriggered)) == {
-        ("keen_eye", "Odds"): 10, ("brutality", "ring.HpReduced"): 10, ("scorched_earth", "ring.TurnStarted"): 5,
-        ("shadow", "ring.HpReduced"): 5, ("tailwind", "ApRestore"): 4, ("quick_hands", "SwapCost"): 1}
+        ("keen_eye", "Odds"): 10, ("brutality", "ring.HpReduced"): 10, ("scorched_earth", "ring.TurnStarted"): 6,
+        ("shadow", "ring.HpReduced"): 5, ("tailwind", "ApRestore"): 5, ("quick_hands", "SwapCost"): 1}
     shadows = [(e.unit, e.amount) for e in events if isinstance(e, ev.HpReduced) and e.kind == "shadow"]
     assert shadows == [("p1.fang_shrike", 2), ("p1.fang_shrike", 2), ("p1.fang_shrike", 1),
                        ("p1.fang_shrike", 2), ("p1.fang_shrike", 3)]
@@ -79,17 +79,18 @@ def test_the_scripted_battle_swaps_knocks_out_and_strikes_the_leader():
         ("UnitRevived", "p2.mirror_imp"),                   # the Potion
         ("UnitKnockedOut", "p2.mirror_imp"), ("LpLost", "p2.mirror_imp"), ("UnitRemoved", "p2.mirror_imp"),
         ("UnitKnockedOut", "p1.fang_shrike"), ("LpLost", "p1.fang_shrike")]     # the volcano
-    # Each strike converts AP 1:1 into leader damage; the four take all of Gale's 30 HP.
+    # Each strike converts AP 1:1 into leader damage; the five take all of Gale's 27 HP
+    # (4 + 4 + 8 + 10 + 1 = 27).
     struck = [i for i, e in enumerate(events) if isinstance(e, ev.LeaderStruck)]
-    assert [events[i].ap for i in struck] == [5, 5, 9, 11]
+    assert [events[i].ap for i in struck] == [4, 4, 8, 10, 1]
     for i in struck:
         assert events[i + 1] == ev.ApSpent(seat="p1", amount=events[i].ap)
         assert events[i + 2] == ev.LeaderHpReduced(seat="p2", amount=events[i].ap, by="p1")
     game = state.game
-    assert (game.p2.leader_hp, game.p1.leader_hp, game.turn) == (0, 28, 8)
+    assert (game.p2.leader_hp, game.p1.leader_hp, game.turn) == (0, 22, 10)
     assert [(k, game.units[k].lp, game.units[k].removed) for k in game.p2.team] == [
         ("p2.mirror_imp", 0, True), ("p2.shadow_cat", 2, False)]
-    assert (state.outcome.winner, state.outcome.reason, len(records)) == ("p1", "p2's leader is down", 170)
+    assert (state.outcome.winner, state.outcome.reason, len(records)) == ("p1", "p2's leader is down", 181)
 
 
 def test_an_item_always_rolls_normal():
@@ -109,15 +110,15 @@ def test_the_bot_battle_runs_from_the_battlefield_choice_to_a_fallen_leader():
     assert [(e.seat, e.battlefield) for e in events if isinstance(e, ev.BattlefieldChosen)] == [("p1", "volcano_rim")]
     teams = next(e for e in events if isinstance(e, ChoicesRevealed))
     assert teams.choices == {"p1": {"units": ["fang_shrike", "grizzlor", "iron_boar", "sunflare_drake"]},
-                             "p2": {"units": ["bastion_golem", "iron_boar", "magma_tortoise", "shellback"]}}
+                             "p2": {"units": ["bastion_golem", "grizzlor", "iron_boar", "shellback"]}}
     # Ironhelm's Soul Anchor cancels the LP loss of p2's first KO, then drops to severity 1.
     anchored = [i for i, e in enumerate(events) if isinstance(e, EffectTriggered) and e.kind == "soul_anchor"]
     assert len(anchored) == 1 and events[anchored[0]].cancelled
     assert events[anchored[0] - 1] == ev.UnitKnockedOut(unit="p2.shellback")
     assert events[anchored[0] + 1] == ev.SeverityChanged(id="d3", severity=1, delta=-4)
-    assert Counter(e.unit.split(".")[0] for e in events if isinstance(e, ev.LpLost)) == {"p1": 4}
+    assert Counter(e.unit.split(".")[0] for e in events if isinstance(e, ev.LpLost)) == {"p1": 2, "p2": 5}
     assert (state.outcome.winner, state.outcome.reason, state.game.turn, len(records)) == (
-        "p2", "p1's leader is down", 38, 1031)
+        "p1", "p2's leader is down", 43, 1085)
 
 
 def units_as_built(records, seat):
@@ -130,29 +131,32 @@ def test_the_set_carries_lp_and_exs_from_battle_to_battle():
     assert [b.state.outcome.winner for b in (first, second, third)] == ["p2", "p1", "p1"]
     teams = [{s: sorted(b.state.game.units[k].unit for k in b.state.game.side(s).team) for s in ("p1", "p2")}
              for b in (first, second, third)]
-    assert teams == [{"p1": ["grizzlor", "sunflare_drake"], "p2": ["grizzlor", "shellback"]},
-                     {"p1": ["fang_shrike", "iron_boar"], "p2": ["iron_boar", "magma_tortoise"]},
-                     {"p1": ["grizzlor", "sunflare_drake"], "p2": ["grizzlor", "rot_ogre"]}]
+    assert teams == [{"p1": ["iron_boar", "sunflare_drake"], "p2": ["bastion_golem", "shellback"]},
+                     {"p1": ["fang_shrike", "grizzlor"], "p2": ["lantern_spirit", "salamander"]},
+                     {"p1": ["iron_boar", "sunflare_drake"], "p2": ["coral_sentinel", "iron_boar"]}]
     # Battle 1: participants gain 1500 EXS; p1 lost, and each of its two lost an LP (3 -> 2);
-    # p2's shellback won without a KO, so its LP stays at its max of 4; units that sat out at
-    # 0 EXS stay at 0.
-    assert first.carry["p1"]["grizzlor"] == {"lp": 2, "exs": 1500}
+    # p2 won, but its units are at their max LP (shellback's 4, the golem's 3), so the win
+    # adds none; units that sat out at 0 EXS stay at 0.
+    assert first.carry["p1"]["iron_boar"] == {"lp": 2, "exs": 1500}
     assert first.carry["p1"]["sunflare_drake"] == {"lp": 2, "exs": 1500}
     assert first.carry["p2"]["shellback"] == {"lp": 4, "exs": 1500}
+    assert first.carry["p2"]["bastion_golem"] == {"lp": 3, "exs": 1500}
     assert first.carry["p1"]["fang_shrike"] == {"lp": 3, "exs": 0}
-    # Battle 2: the units of battle 1 sit out: 1500 - 1000 = 500; the loser's magma tortoise
-    # loses an LP (3 -> 2).
-    assert second.carry["p1"]["grizzlor"] == {"lp": 2, "exs": 500}
+    # Battle 2: the units of battle 1 sit out: 1500 - 1000 = 500; the loser's lantern spirit
+    # loses all 3 of its LP and is out for the rest of the set, its salamander one (3 -> 2).
+    assert second.carry["p1"]["iron_boar"] == {"lp": 2, "exs": 500}
     assert second.carry["p2"]["shellback"] == {"lp": 4, "exs": 500}
-    assert second.carry["p2"]["magma_tortoise"] == {"lp": 2, "exs": 1500}
-    # Battle 3: p1 wins with grizzlor and the drake, which win their LP back (2 -> 3) and gain
+    assert second.carry["p2"]["lantern_spirit"] == {"lp": 0, "exs": 1500}
+    assert second.carry["p2"]["salamander"] == {"lp": 2, "exs": 1500}
+    assert second.state.game.units["p2.lantern_spirit"].removed
+    # Battle 3: p1 wins with the boar and the drake, which win their LP back (2 -> 3) and gain
     # 500 + 1500 = 2000 EXS; sitting out again takes the shellback's 500 to 0, not below; the
-    # rot ogre loses both of its LP and is out for the rest of the set.
-    assert third.carry["p1"]["grizzlor"] == {"lp": 3, "exs": 2000}
+    # lantern spirit stays out, at 0 LP, and sits out: 1500 - 1000 = 500.
+    assert third.carry["p1"]["iron_boar"] == {"lp": 3, "exs": 2000}
     assert third.carry["p1"]["sunflare_drake"] == {"lp": 3, "exs": 2000}
     assert third.carry["p2"]["shellback"] == {"lp": 4, "exs": 0}
-    assert third.carry["p2"]["rot_ogre"] == {"lp": 0, "exs": 1500}
-    assert third.state.game.units["p2.rot_ogre"].removed
+    assert third.carry["p2"]["lantern_spirit"] == {"lp": 0, "exs": 500}
+    assert "p2.lantern_spirit" not in third.state.game.side("p2").team
 
 
 @pytest.mark.parametrize("index", [1, 2])
@@ -166,13 +170,13 @@ def test_each_set_battle_starts_from_the_carry_before_it(index):
 
 def test_exhaustion_and_lost_lp_show_in_the_decks_as_built():
     first, second, third = ring_set()
-    assert units_as_built(first.records, "p1")["grizzlor"]["max_hp"] == 180
-    # EXS lowers max HP: 1500 bp off grizzlor's 180 is 153, with the LP it lost in battle 1.
-    grizzlor = units_as_built(second.records, "p1")["grizzlor"]
-    assert (grizzlor["max_hp"], grizzlor["hp"], grizzlor["lp"], grizzlor["exs"]) == (153, 153, 2, 1500)
-    # 500 bp off grizzlor's 180 and the drake's 156: 171 and 148.2 -> 148.
+    assert units_as_built(first.records, "p1")["sunflare_drake"]["max_hp"] == 156
+    # EXS lowers max HP: 1500 bp off the drake's 156 is 132.6 -> 132, with the LP it lost in battle 1.
+    drake = units_as_built(second.records, "p1")["sunflare_drake"]
+    assert (drake["max_hp"], drake["hp"], drake["lp"], drake["exs"]) == (132, 132, 2, 1500)
+    # 1500 bp off grizzlor's 180 is 153; 500 bp off the drake's 156 is 148.2 -> 148.
     p1 = units_as_built(third.records, "p1")
-    assert [(p1[u]["max_hp"], p1[u]["exs"]) for u in ("grizzlor", "sunflare_drake")] == [(171, 500), (148, 500)]
+    assert [(p1[u]["max_hp"], p1[u]["exs"]) for u in ("grizzlor", "sunflare_drake")] == [(153, 1500), (148, 500)]
 
 
 @pytest.mark.parametrize("name", list(BATTLES))

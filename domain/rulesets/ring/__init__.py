@@ -26,7 +26,7 @@ def _earlier(version: str) -> Ruleset[Ring]:
 
 
 RULESET: Ruleset[Ring] = register(Ruleset(
-    id="ring", version="1.1.0", content=CONTENT, state_type=Ring, codec=CODEC,
+    id="ring", version="1.2.0", content=CONTENT, state_type=Ring, codec=CODEC,
     default_setup=DEFAULT_SETUP,
     setup_schema={
         "seats": {"deck": f"a preset ({', '.join(CONTENT.decks)}) or {{leader, units: [10 x {{unit, "

@@ -21,8 +21,9 @@ from .setup import parse_setup
 ARCHIVE = Path(__file__).parent / "releases"
 
 
-# version -> the rule parameters that replay it, where today's defaults differ
-RELEASES: dict[str, dict[str, Any]] = {"1.0.0": RULES_1_0_0}
+# version -> the rule parameters that replay it, where today's defaults differ (1.1.0 changed
+# content only)
+RELEASES: dict[str, dict[str, Any]] = {"1.0.0": RULES_1_0_0, "1.1.0": {}}
 
 
 def release(ruleset: Ruleset[Any], version: str) -> Ruleset[Any]:

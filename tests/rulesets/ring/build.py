@@ -56,7 +56,7 @@ def ring(p1: Sequence[Fighter], p2: Sequence[Fighter], *, dynamics: Iterable[Dyn
          ap: int = 10, p1_leader: str = "gale", p2_leader: str = "gale", items: dict[str, Sequence[str]] | None = None,
          **kw: Any) -> Ring:
     """A battle under way on turn 1: each team is its list of units (the first is in the Ring);
-    `active` has `ap` AP, the other side 0. Captain Gale leads both sides by default: 30 HP,
+    `active` has `ap` AP, the other side 0. Captain Gale leads both sides by default: 27 HP,
     10 AP, Swap Unit 3 AP, items 1 AP (her own Dynamics are not in play unless listed)."""
     sides = {}
     for seat, team, leader_id in (("p1", p1, p1_leader), ("p2", p2, p2_leader)):

@@ -28,7 +28,7 @@ E = TypeVar("E", bound=Event)
 # play unless a test puts them there with `dynamics=`.
 P1_TEAM = ("grizzlor", "fang_shrike", "cinderhound", "shellback")
 P2_TEAM = ("bastion_golem", "moss_mother", "hex_lich", "shadow_cat")
-# Captain Gale: 30 HP, 10 AP, swap 3 AP, item 1 AP; her Dynamics are not in play by default.
+# Captain Gale: 27 HP, 10 AP, swap 3 AP, item 1 AP; her Dynamics are not in play by default.
 LEADER = "gale"
 
 

@@ -62,12 +62,13 @@ def test_pressure_is_the_expected_damage_per_ap_of_the_best_attack():
 
 
 def test_fire_ward_cuts_fiery_attacks_and_counter_stance_hits_back():
-    # Cinderhound carries Fire Ward 5 (-20% fiery); Shellback Counter Stance 5 (15 HP every 3rd hit).
+    # Cinderhound carries Fire Ward 5 (-20% fiery); Shellback Counter Stance 5 (2 x 5 = 10 HP every
+    # 3rd hit): a 1-AP Jab lands one hit, so 10 / 3 HP come back per AP.
     assert pressure(plain("ember_wisp", ("fire_bolt",)), plain("cinderhound", ()), 1 << 30,
                     CONTENT).dealt == pytest.approx(10 / 3 * 0.8)
     assert pressure(plain("ember_wisp", ("jab",)), plain("cinderhound", ()), 1 << 30, CONTENT).dealt == 4.0
     assert pressure(plain("ember_wisp", ("jab",)), plain("shellback", ()), 1 << 30, CONTENT) == \
-        Pressure(dealt=4.0, returned=5.0)
+        Pressure(dealt=4.0, returned=10 / 3)
 
 
 def test_a_mana_lock_leaves_only_the_attacks_it_does_not_block():
@@ -85,36 +86,48 @@ def test_a_duel_shares_the_exchange_by_time_to_fall():
 # -- team and Ring picks -------------------------------------------------------------------
 
 @pytest.mark.parametrize("their_deck, pick, values", [
-    # Against a Counter Stance tank, the caster's single big hits beat the bear's Double Slaps.
-    (("shellback",), "cinderhound", {"cinderhound": 0.3218, "grizzlor": 0.237}),
-    # Against a fragile fiery blaster the bear's HP and slaps win, and Fire Ward does not save the hound.
-    (("ember_wisp",), "grizzlor", {"cinderhound": 0.6477, "grizzlor": 0.7499}),
+    # Against a Counter Stance tank (Shellback, 145 HP, DEF 68), the drake's single big Fireballs
+    # beat the bear's Double Slaps, which the stance answers twice as often:
+    #   drake:    Fireball (SKL 55 : PRY 70, 34.09 / 50.91 / 15%) 12 / 18 / 25 HP, 17.00 a use,
+    #             5.668 per AP, 10/3 x 1 hit / 3 AP = 1.111 back; Shellback's Jab 2.675 per AP:
+    #             130 x 5.668 / (130 x 5.668 + 145 x (2.675 + 1.111)) = 0.5731
+    #   grizzlor: Double Slap (SKL 45 : PRY 70, 53.89 / 31.11 / 15%) 2 x 4 / 6 / 8 HP, 10.44 a
+    #             use, 3.482 per AP, 10/3 x 2 hits / 3 AP = 2.222 back; Shellback's Jab 2.85:
+    #             150 x 3.482 / (150 x 3.482 + 145 x (2.85 + 2.222)) = 0.4152
+    (("shellback",), "sunflare_drake", {"sunflare_drake": 0.5731, "grizzlor": 0.4152}),
+    # Against a fragile fiery blaster (Ember Wisp, 80 HP, DEF 35) the bear's HP and slaps win:
+    #   drake: its Fireball (1:1, 15 / 70 / 15%) 24 / 36 / 48 HP, 12.0 per AP; the Wisp's
+    #   Fireball on it 7.726 per AP: 130 x 12 / (130 x 12 + 80 x 7.726) = 0.7162, more than 3%
+    #   under the bear's 0.7499 (0.97 x 0.7499 = 0.7274).
+    (("ember_wisp",), "grizzlor", {"sunflare_drake": 0.7162, "grizzlor": 0.7499}),
 ])
 def test_the_team_pick_counters_the_opponents_deck(their_deck, pick, values):
-    given = one_unit_teams(("cinderhound", "grizzlor"), their_deck)
+    given = one_unit_teams(("sunflare_drake", "grizzlor"), their_deck)
     read = Reading(seen_by(given))
     assert {u: round(read.value(u), 4) for u in values} == values
     assert picked(ValuePolicy(), given) == {"type": "pick_team", "units": (pick,)}
 
 
 def test_a_near_tie_is_drawn_by_the_bots_rng_and_replays_from_its_seed():
-    # Against Shellback, Bastion Golem (0.3162) is within 3% of Cinderhound (0.3218); Grizzlor
-    # (0.2370) is not.
+    # Against Shellback, Grizzlor (0.4152) is within 3% of Cinderhound (0.4248: the floor is
+    # 0.97 x 0.4248 = 0.4121); Bastion Golem (0.4075) is not.
     given = one_unit_teams(("bastion_golem", "cinderhound", "grizzlor"), ("shellback",))
     picks = {seed: picked(ValuePolicy(), given, seed)["units"][0] for seed in (b"seed0", b"seed1", b"seed2")}
-    assert picks == {b"seed0": "cinderhound", b"seed1": "bastion_golem", b"seed2": "bastion_golem"}
-    assert [picked(ValuePolicy(), given, b"seed0")["units"] for _ in range(3)] == [("cinderhound",)] * 3
+    assert picks == {b"seed0": "grizzlor", b"seed1": "cinderhound", b"seed2": "cinderhound"}
+    assert [picked(ValuePolicy(), given, b"seed0")["units"] for _ in range(3)] == [("grizzlor",)] * 3
 
 
 def test_outside_the_near_tie_the_best_pick_is_certain():
-    given = one_unit_teams(("cinderhound", "grizzlor"), ("shellback",))
+    # Bastion Golem's 0.4075 is under Cinderhound's floor, 0.97 x 0.4248 = 0.4121.
+    given = one_unit_teams(("cinderhound", "bastion_golem"), ("shellback",))
     assert {tuple(picked(ValuePolicy(), given, b"seed%d" % i)["units"]) for i in range(8)} == {("cinderhound",)}
 
 
-@pytest.mark.parametrize("their_team, pick", [(("shellback",), "cinderhound"), (("ember_wisp",), "grizzlor")])
+@pytest.mark.parametrize("their_team, pick", [(("shellback",), "sunflare_drake"), (("ember_wisp",), "grizzlor")])
 def test_the_preview_winner_picks_against_the_previewed_team(their_team, pick):
     # p1 won initiative with the preview advantage: p2 picked first and p1 sees that team.
-    _, given = play(one_unit_teams(("cinderhound", "grizzlor"), ("shellback", "ember_wisp"), preview_for="p1"),
+    # The values are those of test_the_team_pick_counters_the_opponents_deck.
+    _, given = play(one_unit_teams(("sunflare_drake", "grizzlor"), ("shellback", "ember_wisp"), preview_for="p1"),
                     "p2", PickTeam(units=their_team))
     assert seen_by(given)["seats"]["p2"]["pick"] == {"units": list(their_team)}
     assert picked(ValuePolicy(), given) == {"type": "pick_team", "units": (pick,)}
@@ -125,6 +138,28 @@ def test_the_free_swap_after_a_ko_sends_in_the_best_matchup_for_the_enemy_ring_u
                    units={"p1.shellback": {"hp": 0, "ko": True}})
     assert [round(Reading(seen_by(given)).value(u), 4) for u in ("grizzlor", "glimmer_moth")] == [0.7499, 0.2685]
     assert picked(ValuePolicy(), given) == {"type": "swap", "unit": "grizzlor"}
+
+
+# -- in-battle scores ----------------------------------------------------------------------
+
+def test_an_ability_that_does_some_good_beats_ending_the_turn():
+    # Shellback's Jab on Shellback (ATK 45 : DEF 68, SKL 40 : PRY 70, 67.5 / 17.5 / 15%) deals
+    # 1 / 2 / 3: worth .675 + .35 + .45 = 1.475, under its 1 AP's 1.5. AP left at the turn's end
+    # is lost, so it keeps 1% of its worth, max(1.475 - 1.5, 0.01475), and beats End Turn's 0.
+    given = ring([unit("p1", "shellback", abilities=("jab",))], [unit("p2", "shellback")], ap=1)
+    jab = {"type": "ability", "ability": "jab", "target": None}
+    assert legal(given) == [jab, {"type": "end_turn"}]
+    assert score(Reading(seen_by(given)), jab) == pytest.approx(0.01475)
+    assert picked(ValuePolicy(), given) == jab
+
+
+def test_a_curse_on_an_enemy_counts_for_the_seat_by_its_share_of_the_attribute():
+    # Brittle Hex from Shadow Cat (SKL 80 : PRY 70, 15 / 60 / 25%) takes 3 / 5 / 7 of Shellback's
+    # 68 DEF: 60 x (.45 + 3 + 1.75) / 68 = 4.588, less 2 AP x 1.5 = 1.588.
+    given = ring([unit("p1", "shadow_cat", abilities=("brittle_hex",))], [unit("p2", "shellback")])
+    brittle = {"type": "ability", "ability": "brittle_hex", "target": None}
+    assert score(Reading(seen_by(given)), brittle) == pytest.approx(60 * 5.2 / 68 - 3)
+    assert picked(ValuePolicy(), given) == brittle
 
 
 # -- the memory bot --------------------------------------------------------------------------
@@ -156,15 +191,18 @@ def used(seat: str, ability: str, by: str) -> dict[str, Any]:
     return {"type": "ring.AbilityUsed", "data": {"seat": seat, "ability": ability, "target": None, "unit": by}}
 
 
-@pytest.mark.parametrize("placer, memory_value", [("p2", 3.0), ("p1", -12.0)])
+# An ability scores max(value - 1.5 x AP, 0.01 x value); Dispel takes 3 AP, so 4.5.
+@pytest.mark.parametrize("placer, memory_value", [("p2", 3.0), ("p1", -0.075)])
 def test_the_memory_bot_removes_a_field_dynamic_the_opponent_put_in_play(placer, memory_value):
     # A Mana Lock 5 on the field: the view cannot say whose it is; the memory saw who cast it.
+    # Removing severity 5 is worth 5 x 1.5 = 7.5, for or against the seat: the opponent's lock,
+    # max(7.5 - 4.5, 0.075) = 3.0; its own, max(-7.5 - 4.5, -0.075) = -0.075, under End Turn's 0.
     given = ring([unit("p1", "hex_lich", abilities=("dispel",))], [unit("p2", "grizzlor")],
                  dynamics=[dyn("d1", "mana_lock", seat=None)])
     memory = remembering(given, actions=(used(placer, "mana_lock_hex", f"{placer}.x"),))
     dispel = {"type": "ability", "ability": "dispel", "target": "d1"}
-    assert score(Reading(seen_by(given)), dispel) == -4.5                     # 3 AP, nothing known
-    assert MemoryPolicy().score(Recall(seen_by(given), memory), dispel) == memory_value   # +-7.5 for severity 5
+    assert score(Reading(seen_by(given)), dispel) == 0.0                      # max(0 - 4.5, 0): nothing known
+    assert MemoryPolicy().score(Recall(seen_by(given), memory), dispel) == memory_value
 
 
 def test_the_memory_bot_reads_an_enemy_units_threat_from_the_attacks_it_used():

@@ -177,12 +177,13 @@ def test_penetration_rewards_atk_over_def():
 
 
 def test_penetration_punishes_atk_under_def():
-    # ATK 40 against DEF 85: 4.23 less 0.89 penetration = 3, where plain damage would be 4
+    # ATK 40 against DEF 68: 9 x 40/68 = 5.29, less 9 x (40/68 - 1) x (40/68 x 0.4) = 0.87
+    # penetration: 4.42 -> 4, where plain damage would be 5
     s = ring([unit("p1", "glimmer_moth", abilities=("skull_crack",))], [unit("p2", "shellback")])
     events, _ = run(s, "p1", UseAbility(ability="skull_crack"), MID)
     assert rolled(events) == ("normal", (2666, 5834, 1500))
-    assert hits(events) == [("p2.shellback", damage(9, 40, 85, 4000))] == [("p2.shellback", 3)]
-    assert damage(9, 40, 85) == 4
+    assert hits(events) == [("p2.shellback", damage(9, 40, 68, 4000))] == [("p2.shellback", 4)]
+    assert damage(9, 40, 68) == 5
 
 
 def test_each_hit_is_dealt_on_its_own():
@@ -201,12 +202,12 @@ def test_hits_stop_once_the_target_is_ko():
 
 
 def test_team_attacks_deal_half_to_targets_off_the_ring():
-    # Seed 000, Targeting Units: grizzlor (Ring, DEF 60) takes 8 x 78/60 = 10; shellback
-    # (bench, DEF 85) 8 x 78/85 = 7, halved to 3. Both catch Burning 2 (Normal).
+    # Seed 000, Targeting Units: grizzlor (Ring, DEF 60) takes 8 x 78/60 = 10.4 -> 10; shellback
+    # (bench, DEF 68) 8 x 78/68 = 9.18 -> 9, halved to 4. Both catch Burning 2 (Normal).
     s = ring([unit("p1", "ember_wisp", abilities=("inferno",))], [unit("p2", "grizzlor"), unit("p2", "shellback")])
     events, _ = run(s, "p1", UseAbility(ability="inferno"), MID)
-    assert hits(events) == [("p2.grizzlor", damage(8, 78, 60)), ("p2.shellback", damage(8, 78, 85) // 2)] \
-        == [("p2.grizzlor", 10), ("p2.shellback", 3)]
+    assert hits(events) == [("p2.grizzlor", damage(8, 78, 60)), ("p2.shellback", damage(8, 78, 68) // 2)] \
+        == [("p2.grizzlor", 10), ("p2.shellback", 4)]
     assert [(e.unit, e.kind, e.severity) for e in of(events, DynamicAdded)] == [
         ("p2.grizzlor", "burning", 2), ("p2.shellback", "burning", 2)]
 

@@ -72,7 +72,7 @@ def test_the_hex_effigy_burns_3_hp_off_the_enemy_leader_whatever_stands_in_its_r
     assert events == [ItemUsed(seat="p1", item="hex_effigy", target=None), ApSpent(seat="p1", amount=1),
                       EffectivenessRolled(ability="hex_effigy", effectiveness="normal", chances=(0, 10_000, 0)),
                       LeaderHpReduced(seat="p2", amount=3, by="p1")]
-    assert (then.p2.leader_hp, then.p1.leader_hp) == (30 - 3, 30)
+    assert (then.p2.leader_hp, then.p1.leader_hp) == (27 - 3, 27)      # Gale: 27 HP
     assert then.units["p2.iron_boar"].hp == 130                 # the Ring unit is untouched
 
 
@@ -86,14 +86,14 @@ def test_leader_damage_to_0_hp_ends_the_battle_at_once():
 
 @pytest.mark.parametrize("tier, burned", [("glancing", 0), ("normal", 1), ("critical", 2)])
 def test_searing_brand_burns_the_enemy_leader_by_effectiveness(tier, burned):
-    # 0 / 1 / 2 leader HP for 4 AP and 8 MP; no enemy unit is targeted, so SKL meets itself:
-    # 15 / 70 / 15.
+    # 0 / 1 / 2 leader HP (of Gale's 27) for 4 AP and 8 MP; no enemy unit is targeted, so SKL
+    # meets itself: 15 / 70 / 15.
     given = ring([unit("p1", "cinderhound", abilities=("searing_brand",))], [unit("p2", "iron_boar")])
     events, then = run(given, "p1", UseAbility(ability="searing_brand"), ROLLS[tier])
     assert of(events, EffectivenessRolled) == [EffectivenessRolled(ability="searing_brand", effectiveness=tier,
                                                                    chances=(1500, 7000, 1500))]
     assert of(events, LeaderHpReduced) == ([LeaderHpReduced(seat="p2", amount=burned, by="p1")] if burned else [])
-    assert (then.p2.leader_hp, then.p1.ap, then.units["p1.cinderhound"].mp) == (30 - burned, 10 - 4, 75 - 8)
+    assert (then.p2.leader_hp, then.p1.ap, then.units["p1.cinderhound"].mp) == (27 - burned, 10 - 4, 75 - 8)
 
 
 # -- LP damage (seed 000, HP and LP) ------------------------------------------------------

@@ -1,9 +1,9 @@
 """Seed 000, Battle: striking the enemy leader once its Ring unit is KO'd, and the time limit
 (neither reading of the strike window nor the limit is the seed's alone: README).
 
-Default teams (given.py): p1 Grizzlor in the Ring against p2's Bastion Golem (155 HP, 3 LP);
-both leaders are Captain Gale (10 AP, 30 HP). Heavy Slap, seed b"a": Normal, 14 power x
-ATK 70 / DEF 80 = 12.25 -> 12 damage, for 3 AP.
+Default teams (given.py): p1 Grizzlor in the Ring against p2's Bastion Golem (140 HP, 3 LP);
+both leaders are Captain Gale (10 AP, 27 HP). Heavy Slap, seed b"a": Normal, 14 power x
+ATK 70 / DEF 72 = 13.61 -> 13 damage, for 3 AP.
 """
 from __future__ import annotations
 
@@ -36,10 +36,10 @@ def strikes(state, seat="p1"):
 # -- the strike window ----------------------------------------------------------------------
 
 def test_a_knock_out_on_the_strikers_turn_opens_the_leader_for_the_rest_of_that_turn():
-    # given the Golem at 12 HP; when Heavy Slap deals 12 (Normal): 12 - 12 = 0 HP, a KO
-    then, state = play(battle(units={"p2.bastion_golem": {"hp": 12}}), "p1", UseAbility(ability="heavy_slap"),
+    # given the Golem at 13 HP; when Heavy Slap deals 13 (Normal): 13 - 13 = 0 HP, a KO
+    then, state = play(battle(units={"p2.bastion_golem": {"hp": 13}}), "p1", UseAbility(ability="heavy_slap"),
                        NORMAL)
-    assert then[-3:] == [HpReduced(unit="p2.bastion_golem", amount=12, by="p1.grizzlor", ability="heavy_slap"),
+    assert then[-3:] == [HpReduced(unit="p2.bastion_golem", amount=13, by="p1.grizzlor", ability="heavy_slap"),
                          UnitKnockedOut(unit="p2.bastion_golem"), LpLost(unit="p2.bastion_golem", amount=1)]
     # then the 10 - 3 = 7 AP left may go on the leader, 1 to 7
     assert state.strike_open == "p1"
@@ -83,11 +83,11 @@ def test_the_leader_is_closed_while_the_enemy_ring_unit_stands():
 
 
 def test_remaining_ap_converts_one_to_one_into_leader_damage():
-    # 30 HP - 4 AP = 26; 10 AP - 4 = 6 left
+    # 27 HP - 4 AP = 23; 10 AP - 4 = 6 left
     then, state = play(struck_this_turn(), "p1", StrikeLeader(ap=4))
     assert then == [LeaderStruck(seat="p1", ap=4), ApSpent(seat="p1", amount=4),
                     LeaderHpReduced(seat="p2", amount=4, by="p1")]
-    assert (state.p2.leader_hp, state.p1.ap, state.active) == (26, 6, "p1")
+    assert (state.p2.leader_hp, state.p1.ap, state.active) == (23, 6, "p1")
 
 
 @pytest.mark.parametrize("ap", [0, 8, -1])
@@ -97,11 +97,11 @@ def test_a_strike_is_between_one_and_the_ap_left(ap):
 
 
 def test_spending_every_ap_on_the_strike_ends_the_turn():
-    # 30 - 10 = 20
+    # 27 - 10 = 17
     then, state = play(struck_this_turn(), "p1", StrikeLeader(ap=10))
     assert then[3:] == [TurnEnded(seat="p1", reason="out_of_ap"), TurnStarted(seat="p2", turn=2, ap=10),
                         SwapRequired(seat="p2", unit="p2.bastion_golem")]
-    assert state.p2.leader_hp == 20
+    assert state.p2.leader_hp == 17
 
 
 def test_the_battle_is_won_when_the_enemy_leaders_hp_reaches_zero():
@@ -122,9 +122,10 @@ def at_the_limit(tiebreak="share_lost", **kw):
 
 
 def test_at_the_time_limit_the_smaller_share_of_leader_hp_lost_wins():
-    # given p1's Gale at 25 of 30 HP (lost 5/30 = 16.7%) and p2's Ironhelm at 30 of 40 (lost
-    # 10/40 = 25%): p1 wins, though p2 has more HP left (30 > 25)
-    given = at_the_limit(p1_leader_hp=25, p2_leader="ironhelm", p2_leader_hp=30)
+    # given p1's Gale at 25 of 27 HP (lost 2/27 = 7.4%) and p2's Vesper at 30 of 34 (lost
+    # 4/34 = 11.8%): p1 wins, though p2 has more HP left (30 > 25). A leader with more max HP
+    # than Gale is needed for this: Ironhelm (26) has fewer.
+    given = at_the_limit(p1_leader_hp=25, p2_leader="vesper", p2_leader_hp=30)
     then, state = play(given, "p1", EndTurn())
     assert then == [TurnYielded(seat="p1"), TurnEnded(seat="p1", reason="chosen"),
                     TimeLimitReached(turn=3, winner="p1", reason="time limit: smaller share of leader HP lost")]
@@ -134,13 +135,14 @@ def test_at_the_time_limit_the_smaller_share_of_leader_hp_lost_wins():
 
 def test_time_tiebreak_hp_left_counts_the_hp_left():
     # ring 1.0.0: the same leaders, 30 HP left beats 25
-    then = decide_after(at_the_limit("hp_left", p1_leader_hp=25, p2_leader="ironhelm", p2_leader_hp=30), "p1",
+    then = decide_after(at_the_limit("hp_left", p1_leader_hp=25, p2_leader="vesper", p2_leader_hp=30), "p1",
                         EndTurn())
     assert then[-1] == TimeLimitReached(turn=3, winner="p2", reason="time limit: more leader HP")
 
 
 def test_at_the_time_limit_equal_shares_go_to_the_teams_share_then_initiative():
-    # both leaders untouched; p2's Golem at 124 of 155 HP: p2's team lost 31/455, p1's none
+    # both leaders untouched; p2's Golem at 124 of 140 HP: p2's team lost 16/440 (Golem 140,
+    # Moss Mother 120, Hex Lich 90, Shadow Cat 90), p1's none
     then = decide_after(at_the_limit(units={"p2.bastion_golem": {"hp": 124}}), "p1", EndTurn())
     assert then[-1] == TimeLimitReached(turn=3, winner="p1", reason="time limit: smaller share of team HP lost")
     # the same team on both sides, untouched: the initiative winner takes it

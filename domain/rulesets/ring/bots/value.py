@@ -23,6 +23,9 @@ from .matchup import Fighter, fighter, magnitude, matchup, mp_cap
 View = Mapping[str, Any]
 KO_BONUS = 40.0
 NEAR_TIE = 0.03             # picks scoring within 3% of the best are drawn by the RNG
+AUGMENT_WORTH = 60.0       # an attribute doubled is worth more than a KO: it lasts the battle
+AP_WORTH = 1.5            # what an AP spent could do elsewhere
+LEFTOVER = 0.01           # the share of its value a weak ability keeps when nothing better is left
 LAST_LP = 0.9               # a unit one KO from removal (seed 000, LP) is worth 10% less
 # Dynamics that work for the side they belong to; the others are burdens on their carrier.
 HELPFUL = frozenset(("regeneration", "nurturing", "fortify", "rage", "brutality", "shadow", "counter_stance",
@@ -135,7 +138,10 @@ def score(read: Reading, cmd: Wire) -> float:
         ability = content().item_abilities[cmd["item"]]
         return ability_value(read, ability, cmd.get("target")) - 6.0
     ability = content().abilities[cmd["ability"]]
-    return ability_value(read, ability, cmd.get("target")) - 1.5 * ability.ap - bane(view, ability)
+    value = ability_value(read, ability, cmd.get("target")) - bane(view, ability)
+    # AP left at the end of a turn is lost: an ability that does any good beats ending the
+    # turn, even where its AP would be better spent on something stronger.
+    return max(value - AP_WORTH * ability.ap, LEFTOVER * value)
 
 
 def bane(view: View, ability: Ability) -> float:
@@ -200,6 +206,16 @@ def ability_value(read: Reading, ability: Ability, target: str | None) -> float:
     return value
 
 
+def augment_value(t: Mapping[str, Any], attr: str | None, power: int, mine: bool) -> float:
+    """A point is worth its share of the attribute: a raise helps an own unit, a cut an
+    enemy one. Stacking pays less and less past half the base either way: a tank that only
+    buffs never wins, nor a hexer that only curses."""
+    base, now = base_stat(t, attr), t["stats"][attr or "atk"]
+    stacked = now >= 1.5 * base if power > 0 else now <= base // 2
+    worth = AUGMENT_WORTH * power / base * (0.1 if stacked else 1.0) * (1 if t["in_ring"] else 0.5)
+    return worth if mine else -worth
+
+
 def owned(view: View, seat: str, hit: Iterable[Mapping[str, Any]]) -> bool:
     return all(any(t is u for u in view["seats"][seat]["units"].values()) for t in hit)
 
@@ -236,9 +252,9 @@ def step_value(read: Reading, user: Any, ability: Ability, step: Step, tier: int
         present = any(d["kind"] == step.dynamic and (d["unit"] in keys or not keys) for d in view["dynamics"])
         return sign * (0.5 if present else 2.0) * step.severity[tier] * chance
     if step.do == "augment":
-        # Stacking the same attribute pays less and less: a tank that only buffs never wins.
-        return sum(power * (1.5 if t["stats"][step.attr or "atk"] < 1.5 * base_stat(t, step.attr) else 0.1)
-                   * (1 if t["in_ring"] else 0.5) for t in hit)
+        # A point is worth its share of the attribute, and stacking pays less and less: a
+        # tank that only buffs never wins.
+        return sum(augment_value(t, step.attr, power, owned(view, seat, [t])) for t in hit)
     if step.do == "leader_damage":
         return 4.0 * power
     if step.do == "leader_heal":
