@@ -58,8 +58,11 @@ class BodyLimit:
             return
         limit = self.per_path.get(scope["path"], self.limit)
         declared = Headers(scope=scope).get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > limit:
-            await errors.too_large_response(limit)(scope, receive, send)
+        if declared is not None and declared.isdigit():
+            if int(declared) > limit:
+                await errors.too_large_response(limit)(scope, receive, send)
+            else:       # the server reads no more than the declared length: nothing to count
+                await self.app(scope, receive, send)
             return
         received, started = 0, False
 

@@ -46,8 +46,7 @@ def serve(host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
         os.environ["RINGSIDE_REDIS_URL"] = redis
     Settings.from_env()
     sock = listening_socket(host, port)
-    config = uvicorn.Config(built_app() if workers == 1 else "api.app:create_app", factory=workers > 1,
-                            workers=workers, log_level=log_level, access_log=False, lifespan="on")
+    config = server_config(built_app() if workers == 1 else "api.app:create_app", workers, log_level)
 
     def announce() -> None:
         typer.echo(f"ringside serving on http://{host}:{port} (docs at /docs), {workers} worker(s)")
@@ -58,6 +57,13 @@ def serve(host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
         started = serve_workers(config, sock, announce)
     if not started:
         fail("the service stopped before it finished starting (see the log above)")
+
+
+def server_config(app: Any, workers: int, log_level: str = "warning") -> uvicorn.Config:
+    """The server stack every worker runs: uvloop's event loop and the httptools parser. With
+    workers, `app` is an import string of an app factory, built in each worker."""
+    return uvicorn.Config(app, factory=workers > 1, workers=workers, log_level=log_level, access_log=False,
+                          lifespan="on", loop="uvloop", http="httptools")
 
 
 def listening_socket(host: str, port: int) -> socket.socket:

@@ -1,12 +1,17 @@
-"""Durable commands per second through HTTP, measured by wrk from a separate process.
+"""Durable commands, reads and battle creation through HTTP, measured by wrk from a separate process.
 
-    python bench/commands.py [--db URL] [--seconds 5] [--connections 16] [--battles 4000]
+    python bench/commands.py [--json] [--store sqlite|postgres] [--seconds 5] [--connections 16] [--repeat 1]
 
-Starts `ringside serve` (one worker) on a fresh SQLite file (or --db), creates battles over
-HTTP, then has wrk POST one real command per request: each deckduel battle opens with both
-seats awaited for the mulligan, so `keep the hand` is a legal, durable command for each seat
-exactly once. Baseline in the same run: wrk on a read endpoint (GET /battles/{id}/legal).
-Reports requests/s and wrk's p50/p99 latencies. Needs Debian's `wrk`.
+For each store, in one run: the baseline (bench/minimal.py, a minimal FastAPI + orjson POST
+endpoint on the same server stack and worker count), then `ringside serve` on a fresh store
+(SQLite: one worker; PostgreSQL: two workers, a fresh schema, Redis for views and fan-out):
+  - creates: wrk POSTs /battles (deckduel); the answers' seat tokens feed the next steps;
+  - commands: wrk POSTs one real command per request: each deckduel battle opens with both
+    seats awaited for the mulligan, so `keep the hand` is a durable command for each seat
+    exactly once;
+  - reads: wrk GETs /battles/{id}/legal with a seat token, across the battles.
+Each measure is `{rps, p50_ms, p99_ms, ratio}`, the ratio to that store's baseline; with
+--repeat N each figure is the median of N runs. Needs Debian's `wrk`.
 """
 from __future__ import annotations
 
@@ -14,122 +19,222 @@ import argparse
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
-import time
-from concurrent.futures import ThreadPoolExecutor
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
+import orjson
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.api.server import free_port, stop, wait_until  # noqa: E402
 
-COMMANDS_LUA = r"""
-local pairs, index = {}, 0
-function setup(thread) thread:set("id", #threads_seen + 1); table.insert(threads_seen, thread) end
+PG = "postgresql://postgres@127.0.0.1:5432/test"
+REDIS = "redis://127.0.0.1:6379/0"
+COMMAND_BODY = '{"command":{"type":"mulligan","cards":[]}}'
+CREATE_BODY = '{"ruleset":"deckduel","players":{"p1":"alice","p2":"bob"}}'
+
+THREADS_LUA = r"""
 threads_seen = {}
-function init(args)
-  local n, count = tonumber(wrk.thread:get("id")), tonumber(args[2])
-  for line in io.lines(args[1]) do
-    local k, bid, token = line:match("(%d+) (%S+) (%S+)")
-    if tonumber(k) % count == n - 1 then table.insert(pairs, {bid, token}) end
-  end
-end
-function request()
-  index = index + 1
-  local p = pairs[index] or pairs[#pairs]
-  return wrk.format("POST", "/battles/" .. p[1] .. "/commands",
-    {["Authorization"] = "Bearer " .. p[2], ["Content-Type"] = "application/json"},
-    '{"command":{"type":"mulligan","cards":[]}}')
-end
+function setup(thread) thread:set("id", #threads_seen + 1); table.insert(threads_seen, thread) end
 function done(summary, latency, requests)
   io.write(string.format("STATUS non2xx=%d\n", summary.errors.status))
 end
 """
-
-READ_LUA = r"""
-function init(args) wrk.headers["Authorization"] = "Bearer " .. args[1] end
+BASELINE_LUA = THREADS_LUA + r"""
+wrk.method = "POST"; wrk.headers["Content-Type"] = "application/json"; wrk.body = '%s'
+""" % COMMAND_BODY
+CREATE_LUA = THREADS_LUA + r"""
+local out
+function init(args) out = io.open(args[1] .. "." .. wrk.thread:get("id"), "w") end
+function request()
+  return wrk.format("POST", "/battles", {["Content-Type"] = "application/json"}, '%s')
+end
+function response(status, headers, body) if status == 201 then out:write(body, "\n"); out:flush() end end
+""" % CREATE_BODY
+PAIRS_LUA = THREADS_LUA + r"""
+local pairs, index = {}, 0
+function init(args)
+  local n = tonumber(wrk.thread:get("id"))
+  for line in io.lines(args[1]) do
+    local k, bid, token = line:match("(%d+) (%S+) (%S+)")
+    if tonumber(k) % 2 == n - 1 then table.insert(pairs, {bid, token}) end
+  end
+end
 """
+COMMANDS_LUA = PAIRS_LUA + r"""
+function request()
+  index = index + 1
+  local p = pairs[index] or pairs[#pairs]
+  return wrk.format("POST", "/battles/" .. p[1] .. "/commands",
+    {["Authorization"] = "Bearer " .. p[2], ["Content-Type"] = "application/json"}, '%s')
+end
+""" % COMMAND_BODY
+READS_LUA = PAIRS_LUA + r"""
+function request()
+  index = index %% #pairs + 1
+  local p = pairs[index]
+  return wrk.format("GET", "/battles/" .. p[1] .. "/legal", {["Authorization"] = "Bearer " .. p[2]})
+end
+""".replace("%%", "%")
 
 
 def wrk(url: str, script: str, args: list[str], seconds: int, connections: int) -> dict[str, float]:
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
         f.write(script)
-    out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", f.name, url, "--", *args],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", f.name, url,
+                          "--", *args], capture_output=True, text=True, check=True).stdout
     os.unlink(f.name)
 
     def latency(label: str) -> float:
-        value, unit = re.search(rf"^\s+{label}\s+([\d.]+)(us|ms|s)$", out, re.M).groups()
+        found = re.search(rf"^\s+{label}\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
+        if found is None:
+            raise RuntimeError(f"no {label} latency in wrk's output:\n{out}")
+        value, unit = found.groups()
         return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
     non2xx = re.search(r"STATUS non2xx=(\d+)", out)
-    return {"requests_per_s": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
-            "p50_ms": latency("50%"), "p99_ms": latency("99%"),
-            "non_2xx": int(non2xx.group(1)) if non2xx else int((re.search(r"Non-2xx.*?(\d+)", out) or [0, 0])[1])}
+    return {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)), "p50_ms": latency("50%"),
+            "p99_ms": latency("99%"), "non_2xx": int(non2xx.group(1)) if non2xx else 0}
 
 
-def create_battles(url: str, count: int) -> list[tuple[str, str]]:
-    body = {"ruleset": "deckduel", "players": {"p1": "alice", "p2": "bob"}}
+@contextmanager
+def serving(cmd: list[str], cwd: Path, env: dict[str, str], url: str, probe: str) -> Iterator[None]:
+    server = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              start_new_session=True)
+    try:
+        wait_until(lambda: server.poll() is None and httpx.get(url + probe, timeout=1).status_code == 200,
+                   timeout=60, what="the server")
+        yield
+    finally:
+        stop(server)
 
-    def one(_: int) -> list[tuple[str, str]]:
-        made = httpx.post(url + "/battles", json=body, timeout=30).json()
-        return [(made["battle_id"], token) for token in made["seat_tokens"].values()]
 
-    with ThreadPoolExecutor(8) as pool:
-        return [pair for pairs in pool.map(one, range(count)) for pair in pairs]
+def baseline(workdir: Path, workers: int, seconds: int, connections: int) -> dict[str, float]:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    cmd = [sys.executable, str(ROOT / "bench" / "minimal.py"), "--port", str(port), "--workers", str(workers)]
+    with serving(cmd, ROOT, dict(os.environ), url, "/docs"):
+        return wrk(url + "/echo", BASELINE_LUA, [], seconds, connections)
+
+
+def created_pairs(prefix: Path) -> list[tuple[str, str]]:
+    pairs = []
+    for part in sorted(prefix.parent.glob(prefix.name + ".*")):
+        for line in part.read_text().splitlines():
+            made = orjson.loads(line)
+            pairs.extend((made["battle_id"], token) for token in made["seat_tokens"].values())
+    return pairs
+
+
+def ringside(workdir: Path, db: str, redis: str | None, workers: int, seconds: int,
+             connections: int) -> dict[str, dict[str, float]]:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RINGSIDE_")}
+    env["RINGSIDE_REDIS_PREFIX"] = f"bench{uuid.uuid4().hex[:8]}"
+    cmd = [str(Path(sys.executable).parent / "ringside"), "serve", "--port", str(port), "--db", db,
+           "--workers", str(workers), *(["--redis", redis] if redis else [])]
+    with serving(cmd, workdir, env, url, "/rulesets"):
+        prefix = workdir / f"created-{port}"
+        creates = wrk(url, CREATE_LUA, [str(prefix)], seconds, connections)
+        # Enough fresh battles for the commands (two per battle), topped up unmeasured.
+        for part in range(1, 7):
+            if len(created_pairs(prefix)) >= 3000 * seconds:
+                break
+            wrk(url, CREATE_LUA, [str(workdir / f"more{part}-{port}")], seconds, connections)
+            for extra in workdir.glob(f"more{part}-{port}.*"):
+                extra.rename(prefix.parent / f"{prefix.name}.x{part}{extra.suffix}")
+        pairs = created_pairs(prefix)
+        # Let the projections finish the creations before measuring.
+        wait_until(lambda: pairs[-1][0] in {b["battle_id"] for b in httpx.get(url + "/battles?limit=500").json()["battles"]},
+                   timeout=300, what="the views to catch up")
+        listing = workdir / f"pairs-{port}.txt"
+        listing.write_text("".join(f"{i} {b} {t}\n" for i, (b, t) in enumerate(pairs)))
+        commands = wrk(url, COMMANDS_LUA, [str(listing)], seconds, connections)
+        reads = wrk(url, READS_LUA, [str(listing)], seconds, connections)
+    return {"creates": creates, "commands": commands, "reads": reads}
+
+
+def fresh_postgres() -> str:
+    import psycopg
+
+    schema = f"bench_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect("host=127.0.0.1 port=5432 dbname=test user=postgres", autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    return f"{PG}?schema={schema}"
+
+
+def drop_postgres(url: str) -> None:
+    import psycopg
+
+    schema = url.rsplit("schema=", 1)[1]
+    with psycopg.connect("host=127.0.0.1 port=5432 dbname=test user=postgres", autocommit=True) as conn:
+        conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+def one_run(store: str, seconds: int, connections: int) -> dict[str, dict[str, float]]:
+    workdir = Path(tempfile.mkdtemp(prefix="ringside-bench-"))
+    workers = 1 if store == "sqlite" else 2
+    base = baseline(workdir, workers, seconds, connections)
+    if store == "sqlite":
+        found = ringside(workdir, f"sqlite:///{workdir / 'bench.db'}", None, 1, seconds, connections)
+    else:
+        db = fresh_postgres()
+        try:
+            found = ringside(workdir, db, REDIS, workers, seconds, connections)
+        finally:
+            drop_postgres(db)
+    shutil.rmtree(workdir, ignore_errors=True)
+    return {"baseline": base, **found}
+
+
+def summary(runs: list[dict[str, dict[str, float]]]) -> dict[str, dict[str, float]]:
+    """Each figure's median over the runs; the ratio is taken per run, against that run's baseline."""
+    out: dict[str, dict[str, float]] = {}
+    for measure in ("baseline", "commands", "reads", "creates"):
+        rows = [run[measure] for run in runs]
+        out[measure] = {key: round(statistics.median(row[key] for row in rows), 2)
+                        for key in ("rps", "p50_ms", "p99_ms", "non_2xx")}
+        out[measure]["ratio"] = round(statistics.median(run[measure]["rps"] / run["baseline"]["rps"]
+                                                        for run in runs), 3)
+    return out
+
+
+TARGETS = {"sqlite": ">= 2,000 commands/s, p99 <= 15 ms, >= 30% of the baseline; reads >= 50%; creates >= 500/s",
+           "postgres": ">= 1,000 commands/s, p99 <= 30 ms (2 workers)"}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--db", help="database URL (default: a fresh SQLite file)")
+    parser.add_argument("--store", choices=["sqlite", "postgres"], action="append",
+                        help="the store(s) to measure (default: both)")
     parser.add_argument("--seconds", type=int, default=5)
     parser.add_argument("--connections", type=int, default=16)
-    parser.add_argument("--battles", type=int, default=4000)
-    parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
-    parser.add_argument("--external-projections", action="store_true",
-                        help="the server runs no projections (as in production, where a runner process does)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per store; figures are medians")
+    parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("error: this benchmark needs wrk (apt-get install -y wrk)")
-    workdir = Path(tempfile.mkdtemp(prefix="ringside-bench-"))
-    db = args.db or f"sqlite:///{workdir / 'bench.db'}"
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RINGSIDE_")}
-    if args.external_projections:
-        env["RINGSIDE_PROJECTIONS"] = "external"
-    server = subprocess.Popen([str(Path(sys.executable).parent / "ringside"), "serve", "--port", str(port), "--db", db,
-                               "--workers", str(args.workers)],
-                              cwd=workdir, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until(lambda: httpx.get(url + "/rulesets", timeout=1).status_code == 200, what="the server")
-        started = time.perf_counter()
-        pairs = create_battles(url, args.battles)
-        created = args.battles / (time.perf_counter() - started)
-        # Let the projection runner finish the creations before measuring.
-        wait_until(lambda: True, what="nothing") if args.external_projections else wait_until(lambda: pairs[-1][0] in {b["battle_id"] for b in httpx.get(url + "/battles?limit=50").json()["battles"]},
-                   timeout=300, what="the views to catch up")
-        (workdir / "pairs.txt").write_text("".join(f"{i} {b} {t}\n" for i, (b, t) in enumerate(pairs)))
-        baseline = wrk(f"{url}/battles/{pairs[0][0]}/legal", READ_LUA, [pairs[0][1]], args.seconds,
-                       args.connections)
-        commands = wrk(url, COMMANDS_LUA, [str(workdir / "pairs.txt"), "2"], args.seconds, args.connections)
-    finally:
-        stop(server)
-    store = "PostgreSQL" if db.startswith("postgres") else "SQLite file"
-    where = "projections in another process" if args.external_projections else "projections in-process"
-    print(f"store: {store}; {args.workers} uvicorn worker(s), {where}; wrk -t2 -c{args.connections} -d{args.seconds}s; 2 cores shared")
-    print(f"battles created over HTTP: {created:,.0f}/s")
-    print(f"{'measure':<44}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'non-2xx':>9}")
-    for name, row in (("baseline: GET /battles/{id}/legal (read)", baseline),
-                      ("durable commands: POST /battles/{id}/commands", commands)):
-        print(f"{name:<44}{row['requests_per_s']:>10,.0f}{row['p50_ms']:>10.2f}{row['p99_ms']:>10.2f}{row['non_2xx']:>9}")
-    print("target: >= 2,000 commands/s with p99 <= 15 ms on SQLite")
+    result = {store: summary([one_run(store, args.seconds, args.connections) for _ in range(args.repeat)])
+              for store in args.store or ["sqlite", "postgres"]}
+    if args.json:
+        print(orjson.dumps(result).decode())
+        return
+    for store, measures in result.items():
+        print(f"{store}: wrk -t2 -c{args.connections} -d{args.seconds}s, median of {args.repeat}; 2 cores shared")
+        print(f"{'measure':<10}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'ratio':>8}{'non-2xx':>9}")
+        for name, row in measures.items():
+            print(f"{name:<10}{row['rps']:>10,.0f}{row['p50_ms']:>10.2f}{row['p99_ms']:>10.2f}"
+                  f"{row['ratio']:>8.2f}{row['non_2xx']:>9.0f}")
+        print(f"target: {TARGETS[store]}")
 
 
 if __name__ == "__main__":

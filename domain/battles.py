@@ -7,6 +7,7 @@ import secrets
 import threading
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
@@ -17,6 +18,7 @@ import msgspec
 from eventsourcing.persistence import IntegrityError
 
 from domain.ai import check_house_players
+from domain.committer import Committer, Job, Planned
 from domain.engine.battle import BattleCreated, BattleEnded, BattleState, decide_batch, fold, open_battle
 from domain.engine.errors import IdempotencyConflict, SeqOutOfRange, StaleState, UnknownBattle
 from domain.engine.events import Recorded, Viewer, decode_event
@@ -42,10 +44,23 @@ class CreatedBattle:
 
 
 @dataclass(frozen=True)
+class Ask:
+    """A command waiting to be decided: from `seat`, or the seat `token` opens."""
+    bid: uuid.UUID
+    seat: str | None
+    token: str | None
+    command: Mapping[str, Any]
+    expected_seq: int | None
+    idempotency_key: str | None
+    digest: str
+
+
+@dataclass(frozen=True)
 class Submitted:
     seq: int
     records: list[Recorded]
     public: bool
+    seat: str = ""          # the seat that acted: the answer is redacted for it
 
 
 def keyframes(ruleset: Ruleset[Any], records: Sequence[Recorded], every: int) -> list[BattleState]:
@@ -86,8 +101,10 @@ class Battles:
         # One writer at a time in this process: concurrent SQLite writers would otherwise wait
         # in SQLite's busy handler, which sleeps in steps of up to 100 ms.
         self._write_lock = threading.Lock()
+        self.committer = Committer(self)
 
     def close(self) -> None:
+        self.committer.close()
         self.store.close()
 
     def __enter__(self) -> "Battles":
@@ -104,6 +121,16 @@ class Battles:
         """Create a battle: one secret token per seat (only hashes are kept), a committed seed.
 
         `seat_tokens` reuses tokens already handed out (a set's battles share its tokens)."""
+        return self.create_later(ruleset_id, players, setup, seed_nonces=seed_nonces, private=private,
+                                 revealed=revealed, battle_id=battle_id, created_at=created_at,
+                                 seat_tokens=seat_tokens).result()
+
+    def create_later(self, ruleset_id: str, players: Mapping[str, str], setup: Mapping[str, Any] | None = None,
+                     *, seed_nonces: Mapping[str, str] | None = None, private: bool = False,
+                     revealed: bytes | None = None, battle_id: str | None = None, created_at: str | None = None,
+                     seat_tokens: Mapping[str, str] | None = None) -> Future[CreatedBattle]:
+        """`create` without waiting: the battle is decided here (SetupError at once), and the
+        future holds the answer once the group holding it has committed."""
         ruleset = get_ruleset(ruleset_id)
         bid = uuid.UUID(battle_id) if battle_id else uuid.uuid4()
         tokens = dict(seat_tokens or {})
@@ -118,44 +145,84 @@ class Battles:
             nonces=seed_nonces, token_hashes=hashes,
             created_at=created_at or utc_now(), private=private)
         check_house_players(ruleset.id, state.created.players)
-        self.append_batch(bid, records, state, previous_seq=0)
-        return CreatedBattle(str(bid), tokens, state.created.seed_commitment, state.seq)
+        made = CreatedBattle(str(bid), tokens, state.created.seed_commitment, state.seq)
+        planned = Planned(bid, records, state, 0, [StoredRecord(bid, r) for r in records], made)
+
+        def alone() -> CreatedBattle:
+            self.append_batch(bid, records, state, previous_seq=0)
+            return made
+        return self.committer.submit(Job(plan=lambda heads, keys: planned, alone=alone))
 
     def submit(self, battle_id: str, seat: str, command: Mapping[str, Any], *,
                expected_seq: int | None = None, idempotency_key: str | None = None) -> Submitted:
-        """Decide and append one command atomically; retry on a concurrent append."""
+        """Decide and append one command atomically (group-committed with any others arriving
+        together); retry on a concurrent append."""
+        return self.submit_later(battle_id, command, seat=seat, expected_seq=expected_seq,
+                                 idempotency_key=idempotency_key).result()
+
+    def submit_later(self, battle_id: str, command: Mapping[str, Any], *, seat: str | None = None,
+                     token: str | None = None, expected_seq: int | None = None,
+                     idempotency_key: str | None = None) -> Future[Submitted]:
+        """`submit` without waiting: the future holds the answer once its batch has committed.
+        The seat is `seat`, or the one `token` opens (checked by the writer)."""
         bid = parse_battle_id(battle_id)
         check_wire(command, "command")     # before the digest, which cannot encode every value
-        key_id = self._key_id(bid, seat, idempotency_key) if idempotency_key else None
         digest = blake2b(msgspec.json.encode(command, order="sorted"), digest_size=16).hexdigest()
+        ask = Ask(bid, seat, token, command, expected_seq, idempotency_key, digest)
+        return self.committer.submit(Job(plan=lambda heads, keys: self._plan_submit(ask, heads, keys),
+                                         alone=lambda: self._submit_alone(ask)))
+
+    def _plan_submit(self, ask: "Ask", heads: dict[str, BattleState], keys: dict[Any, Any]) -> Planned | Submitted:
+        """Decide `ask` against its battle's state in this group (or the stored one)."""
+        state = heads.get(str(ask.bid)) or self.load(str(ask.bid))
+        seat = ask.seat or self.reading.token_seat(str(ask.bid), ask.token or "")
+        key_id = self._key_id(ask.bid, seat, ask.idempotency_key) if ask.idempotency_key else None
+        if key_id is not None:
+            if key_id in keys:                  # a repeat in this very group: the first's answer
+                first_digest, first = keys[key_id]
+                if first_digest != ask.digest:
+                    raise IdempotencyConflict("this Idempotency-Key was already used for a different command")
+                return Planned(ask.bid, [], state, state.seq, [], first)
+            earlier = self._replay_key(ask.bid, seat, key_id, ask.digest, state)
+            if earlier is not None:
+                return earlier
+        planned = self._decide(ask, seat, key_id, state)
+        heads[str(ask.bid)] = planned.state
+        if key_id is not None:
+            keys[key_id] = (ask.digest, planned.answer)
+        return planned
+
+    def _decide(self, ask: "Ask", seat: str, key_id: uuid.UUID | None, state: BattleState) -> Planned:
+        if ask.expected_seq is not None and state.seq != ask.expected_seq:
+            raise StaleState(f"the battle is at seq {state.seq}, not {ask.expected_seq}",
+                             seq=state.seq, expected_seq=ask.expected_seq)
+        new_state, records = decide_batch(ruleset_of(state.created), state, seat, ask.command)
+        items: list[Any] = [StoredRecord(ask.bid, r) for r in records]
+        if key_id is not None:
+            items.append(StoredBlob(key_id, 1, IDEMPOTENCY_TOPIC, {"battle_id": str(ask.bid), "first": records[0].seq,
+                                                                  "last": records[-1].seq, "command": ask.digest}))
+        answer = Submitted(new_state.seq, records, new_state.public, seat)
+        return Planned(ask.bid, records, new_state, state.seq, items, answer)
+
+    def _submit_alone(self, ask: "Ask") -> Submitted:
+        """One command in a transaction of its own; a conflict reloads and decides again."""
         for attempt in range(self.retries + 1):
             # Load first, then look for the key: a first request with this key that commits
             # before the load is found by the look-up, and one that commits after it makes
             # this append conflict and come round again. Looking first would let it commit in
             # between, and a repeat would be decided against the state after its own command.
-            state = self.load(battle_id)
-            if key_id is not None:
-                earlier = self._replay_key(bid, key_id, digest, state)
-                if earlier is not None:
-                    return earlier
-            if expected_seq is not None and state.seq != expected_seq:
-                raise StaleState(f"the battle is at seq {state.seq}, not {expected_seq}",
-                                 seq=state.seq, expected_seq=expected_seq)
-            ruleset = ruleset_of(state.created)
-            new_state, records = decide_batch(ruleset, state, seat, command)
-            extra = []
-            if key_id is not None:
-                extra.append(StoredBlob(key_id, 1, IDEMPOTENCY_TOPIC,
-                                        {"battle_id": str(bid), "first": records[0].seq,
-                                         "last": records[-1].seq, "command": digest}))
+            planned = self._plan_submit(ask, {}, {})
+            if not isinstance(planned, Planned):
+                return planned
             try:
-                self.append_batch(bid, records, new_state, previous_seq=state.seq, extra=extra)
+                self.write(planned.items)
             except IntegrityError:
-                self.cache.drop(str(bid))
+                self.cache.drop(str(ask.bid))
                 if attempt == self.retries:
                     raise
                 continue
-            return Submitted(new_state.seq, records, new_state.public)
+            self.committed_batch(ask.bid, planned.records, planned.state, planned.previous_seq)
+            return planned.answer
         raise AssertionError("unreachable")
 
     def save_battle(self, records: Sequence[Recorded], state: BattleState) -> None:
@@ -171,8 +238,17 @@ class Battles:
                      snapshots: bool = True) -> None:
         """Save one batch in one transaction, with `before`/`extra` items (set events, keys)
         around it; then cache, snapshot, and tell the commit listeners."""
+        self.write([*before, *(StoredRecord(bid, r) for r in records), *extra])
+        self.committed_batch(bid, records, state, previous_seq, snapshots)
+
+    def write(self, items: Sequence[Any]) -> None:
+        """Save `items` in one transaction (IntegrityError on a conflict, and nothing saved)."""
         with self._write_lock:
-            self.store.save(*before, *(StoredRecord(bid, r) for r in records), *extra)
+            self.store.save(*items)
+
+    def committed_batch(self, bid: uuid.UUID, records: list[Recorded], state: BattleState, previous_seq: int,
+                        snapshots: bool = True) -> None:
+        """After a batch has committed: cache its state, snapshot, and tell the commit listeners."""
         self.cache.put(str(bid), state)
         if snapshots and self.snapshot_every and state.seq // self.snapshot_every > previous_seq // self.snapshot_every:
             self.snapshot(state)
@@ -199,7 +275,8 @@ class Battles:
     def _key_id(bid: uuid.UUID, seat: str, key: str) -> uuid.UUID:
         return uuid.uuid5(IDEMPOTENCY_NS, f"{bid}:{seat}:{key}")
 
-    def _replay_key(self, bid: uuid.UUID, key_id: uuid.UUID, digest: str, state: BattleState) -> Submitted | None:
+    def _replay_key(self, bid: uuid.UUID, seat: str, key_id: uuid.UUID, digest: str,
+                    state: BattleState) -> Submitted | None:
         """The first answer to this key, exactly as it was given: the battle was public in it
         only if that very batch ended a battle that is not private."""
         found = list(self.store.events.get(key_id, limit=1))
@@ -210,7 +287,7 @@ class Battles:
             raise IdempotencyConflict("this Idempotency-Key was already used for a different command")
         records = self.records(str(bid), body["first"], body["last"])
         ended_here = isinstance(records[-1].event, BattleEnded) and not state.created.private
-        return Submitted(body["last"], records, ended_here)
+        return Submitted(body["last"], records, ended_here, seat)
 
     # -- reading ---------------------------------------------------------------------------
     def load(self, battle_id: str, at: int | None = None) -> BattleState:

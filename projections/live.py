@@ -84,10 +84,8 @@ class Subscription:
         self.loop = asyncio.get_running_loop()
         self.queue: asyncio.Queue[Batch] = asyncio.Queue(maxsize=1024)
 
-    def offer(self, batch: Batch) -> None:
-        self.loop.call_soon_threadsafe(self._put, batch)
-
-    def _put(self, batch: Batch) -> None:
+    def put(self, batch: Batch) -> None:
+        """In the subscriber's loop: queue the batch."""
         if self.queue.full():           # a slow reader: drop; it re-reads the store on the gap
             return
         self.queue.put_nowait(batch)
@@ -100,6 +98,11 @@ class Subscription:
 
     def close(self) -> None:
         self.hub.unsubscribe(self)
+
+
+def offer_all(subs: list[Subscription], batch: Batch) -> None:
+    for sub in subs:
+        sub.put(batch)
 
 
 class LiveHub:
@@ -131,10 +134,18 @@ class LiveHub:
         self.deliver(batch)
 
     def deliver(self, batch: Batch) -> None:
+        """Hand `batch` to the battle's subscribers: one wake-up per event loop, not one per
+        subscriber, so the committing thread does no per-spectator work."""
         with self._lock:
             subs = list(self._subs.get(batch.battle_id, ()))
+        by_loop: dict[asyncio.AbstractEventLoop, list[Subscription]] = {}
         for sub in subs:
-            sub.offer(batch)
+            by_loop.setdefault(sub.loop, []).append(sub)
+        for loop, group in by_loop.items():
+            try:
+                loop.call_soon_threadsafe(offer_all, group, batch)
+            except RuntimeError:        # that loop has closed; its streams are gone
+                pass
 
     # -- subscribing (from a running event loop) -------------------------------------------
     def subscribe(self, battle_id: str) -> Subscription:

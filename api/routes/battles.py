@@ -1,6 +1,7 @@
 """Battles: create, view, legal commands, commands, the event log, time travel, the replay."""
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Path, Query, Request
@@ -38,13 +39,14 @@ def sight_of(request: Request, battle_id: str, view_as: str | None = None) -> Si
 
 @router.post("/battles", status_code=201,
              responses={201: {"model": CreatedBattleOut, "links": BATTLE_LINKS}, **ERRORS})
-def create_battle(body: CreateBattle, request: Request) -> Response:
+async def create_battle(body: CreateBattle, request: Request) -> Response:
     """Create a battle; the answer holds one secret token per seat (only hashes are kept)."""
     services = services_of(request)
     require_admin(request, services)
     setup = body.full_setup(get_ruleset(body.ruleset).fresh_setup())
-    made = services.battles.create(body.ruleset, body.player_entries(), setup, seed_nonces=body.seed_nonces,
-                                   private=body.private)
+    # Deciding the opening batch is pure CPU; only the commit is waited for, off the loop.
+    made = await asyncio.wrap_future(services.battles.create_later(
+        body.ruleset, body.player_entries(), setup, seed_nonces=body.seed_nonces, private=body.private))
     return json_response({"battle_id": made.battle_id, "seat_tokens": made.seat_tokens,
                           "seed_commitment": made.seed_commitment, "seq": made.seq}, status=201)
 
@@ -68,20 +70,25 @@ def legal_commands(battle_id: BattleId, request: Request) -> Response:
 
 @router.post("/battles/{battle_id}/commands",
              responses={200: {"model": SubmittedOut, "links": SUBMITTED_LINKS}, **ERRORS})
-def submit_command(battle_id: BattleId, body: SubmitCommand, request: Request,
-                   idempotency_key: Annotated[str | None, Header()] = None) -> Response:
+async def submit_command(battle_id: BattleId, body: SubmitCommand, request: Request,
+                         idempotency_key: Annotated[str | None, Header()] = None) -> Response:
     """Act for the token's seat. `expected_seq` refuses a stale client (409); a repeated
     `Idempotency-Key` returns the first answer and appends nothing."""
-    services = services_of(request)
-    seat = seat_of(services, battle_id, bearer(request))
+    token = bearer(request)
+    if token is None:
+        raise ApiError("unauthorized", "a seat token is required (Authorization: Bearer <token>)")
     if idempotency_key is not None:
         if not 0 < len(idempotency_key) <= MAX_KEY:
             raise ApiError("bad_request", f"Idempotency-Key must be 1 to {MAX_KEY} characters",
                            field="Idempotency-Key", max_length=MAX_KEY)
         check_wire(idempotency_key, "Idempotency-Key")
-    done = services.battles.submit(battle_id, seat, body.command, expected_seq=body.expected_seq,
-                                   idempotency_key=idempotency_key)
-    viewer = Viewer(seat=seat)
+    # The event loop never waits on the store: the group-commit writer decides, saves and
+    # answers; this coroutine resumes once the batch has committed.
+    submitted = services_of(request).battles.submit_later(battle_id, body.command, token=token,
+                                                          expected_seq=body.expected_seq,
+                                                          idempotency_key=idempotency_key)
+    done = await asyncio.wrap_future(submitted)
+    viewer = Viewer(seat=done.seat)
     return json_response({"seq": done.seq, "events": [wire_event(r, viewer, done.public) for r in done.records]})
 
 
