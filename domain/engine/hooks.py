@@ -8,7 +8,7 @@ changes something leaves an `EffectTriggered` event, so the log explains itself.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -62,13 +62,16 @@ class Hooks:
     """A ruleset's hook registry: `@hooks.hook(Phase.BEFORE, on=DamageDealt, kind="armor")`."""
 
     def __init__(self) -> None:
-        self._by_kind: dict[tuple[str, Phase, type], list[tuple[int, Handler]]] = {}
         self._registered: Registry[tuple[str, Phase, str], Handler] = Registry("hook")
         # The types some kind hooks, by phase: the fast paths test membership here.
         self.before: set[type] = set()
         self.after: set[type] = set()
-        self._plans: dict[tuple[Phase, type, tuple[Effect, ...]], list[tuple[Effect, Handler]]] = {}
-        self._by_identity: dict[tuple[Phase, type, int], tuple[Sequence[Effect], list[tuple[Effect, Handler]]]] = {}
+        # (phase, type) -> kind -> [(priority, handler)]: what a plan picks from.
+        self._table: dict[tuple[Phase, type], dict[str, list[tuple[int, Handler]]]] = {}
+        # id(effects) -> (effects, {type: plan} for BEFORE, {type: plan} for AFTER). The entry
+        # holds the effects themselves, so no other sequence can reuse that id while it lives.
+        self._by_identity: dict[int, tuple[Sequence[Effect], dict[type, list[tuple[Effect, Handler]]],
+                                           dict[type, list[tuple[Effect, Handler]]]]] = {}
         self.kinds: set[str] = set()
 
     def hook(self, phase: Phase, *, on: type, kind: str, priority: int = 0) -> Callable[[Handler], Handler]:
@@ -77,9 +80,8 @@ class Hooks:
 
         def register(fn: Handler) -> Handler:
             self._registered.add((kind, phase, on.__name__), fn, place)
-            self._by_kind.setdefault((kind, phase, on), []).append((priority, fn))
+            self._table.setdefault((phase, on), {}).setdefault(kind, []).append((priority, fn))
             (self.before if phase == _BEFORE else self.after).add(on)
-            self._plans.clear()
             self._by_identity.clear()
             self.kinds.add(kind)
             return fn
@@ -92,27 +94,33 @@ class Hooks:
     def handlers(self, phase: Phase, on: type, effects: Sequence[Effect]) -> list[tuple[Effect, Handler]]:
         # Rulesets hand back the same effects tuple while nothing changes: look it up by
         # identity first, which spares hashing every effect record on the hot path.
-        fast = self._by_identity.get((phase, on, id(effects)))
-        if fast is not None and fast[0] is effects:
-            return fast[1]
-        key = (phase, on, tuple(effects))
-        plan = self._plans.get(key)
+        known = self._by_identity.get(id(effects))
+        if known is None or known[0] is not effects:
+            if len(self._by_identity) > 8192:
+                self._by_identity.clear()
+            known = self._by_identity[id(effects)] = (effects, {}, {})
+        plans = known[1] if phase == _BEFORE else known[2]
+        plan = plans.get(on)
         if plan is None:
-            if len(self._plans) > 8192:
-                self._plans.clear()
-            plan = self._plans[key] = self._plan(phase, on, key[2])
-        if len(self._by_identity) > 8192:
-            self._by_identity.clear()
-        self._by_identity[(phase, on, id(effects))] = (effects, plan)
+            plan = plans[on] = self._plan(phase, on, effects)
         return plan
 
-    def _plan(self, phase: Phase, on: type, effects: Iterable[Effect]) -> list[tuple[Effect, Handler]]:
+    def _plan(self, phase: Phase, on: type, effects: Sequence[Effect]) -> list[tuple[Effect, Handler]]:
+        by_kind = self._table.get((phase, on))
+        if not by_kind:
+            return []
         found = []
         for order, effect in enumerate(effects):
-            for priority, fn in self._by_kind.get((effect.kind, phase, on), ()):
+            for priority, fn in by_kind.get(effect.kind, ()):
                 found.append((priority, order, effect.kind, effect, fn))
-        found.sort(key=lambda row: row[:3])
+        if len(found) > 1:
+            found.sort(key=_rank)
         return [(row[3], row[4]) for row in found]
+
+
+def _rank(row: tuple[int, int, str, Effect, Handler]) -> tuple[int, int, str]:
+    """Phase priority, then the source order of effects in state, then the kind id."""
+    return row[0], row[1], row[2]
 
 
 class Resolver(Generic[S]):
@@ -120,20 +128,26 @@ class Resolver(Generic[S]):
 
     `state` is the state after every event emitted so far; `events` is the batch.
     """
-    # Whether a subclass overrides `settle` or `follow`: `emit` runs for every event of
-    # every batch, and skips the calls that would change nothing.
-    _settles: ClassVar[bool] = False
-    _follows: ClassVar[bool] = False
+    # The event types a subclass's `settle` and `follow` are about; None: every type.
+    SETTLES: ClassVar[frozenset[type] | None] = None
+    FOLLOWS: ClassVar[frozenset[type] | None] = None
+    # The types `emit` calls them for (None: every type): none where a subclass keeps the
+    # default. `emit` runs for every event of every batch, and skips calls that change nothing.
+    _settles: ClassVar[frozenset[type] | None] = frozenset()
+    _follows: ClassVar[frozenset[type] | None] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls._settles = cls.settle is not Resolver.settle
-        cls._follows = cls.follow is not Resolver.follow
+        cls._settles = frozenset() if cls.settle is Resolver.settle else cls.SETTLES
+        cls._follows = frozenset() if cls.follow is Resolver.follow else cls.FOLLOWS
 
     def __init__(self, state: S, evolve: Callable[[S, Event], S], hooks: Hooks,
                  effects: Callable[[S], Sequence[Effect]], rng: Any, *, depth_cap: int = 24):
         self.state = state
         self.events: list[Event] = []
+        # Events a BEFORE modifier asks for (it cannot emit while the event is being changed):
+        # each is emitted, in order, once the emit of the event it changed has returned.
+        self.scheduled: list[Event] = []
         self.rng = rng
         self._evolve = evolve
         self._hooks = hooks
@@ -163,20 +177,23 @@ class Resolver(Generic[S]):
             final: EventT | None = event
             if type(event) in self._before:
                 final = self._modified(event)
-            if self._settles and final is not None:
+            settles = self._settles
+            if final is not None and (settles is None or type(final) in settles):
                 final = self.settle(final)
-            if final is None:
-                return None
-            # `_record`, inlined: this runs for every event of every batch.
-            self.state = self._evolve(self.state, final)
-            self.events.append(final)
-            if self._follows:
-                self.follow(final)
-            if type(final) in self._after:
-                self._react(final)
-            return final
+            if final is not None:
+                # `_record`, inlined: this runs for every event of every batch.
+                self.state = self._evolve(self.state, final)
+                self.events.append(final)
+                follows = self._follows
+                if follows is None or type(final) in follows:
+                    self.follow(final)
+                if type(final) in self._after:
+                    self._react(final)
         finally:
             self._depth -= 1
+        while self.scheduled:
+            self.emit(self.scheduled.pop(0))
+        return final
 
     def _modified(self, event: EventT) -> EventT | None:
         """The BEFORE pass over a proposed event, each change it made left in the log."""

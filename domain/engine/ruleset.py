@@ -23,7 +23,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 import msgspec
 
@@ -43,13 +43,12 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class Decision(Generic[S]):
+class Decision(NamedTuple, Generic[S]):
     """What `decide` returns: the batch's events and the game state they lead to.
 
     `state` is None when `decide` did not fold the events itself; the runner folds them then.
     A resolver that applied each event as it went hands back its state, so nothing is folded
-    twice."""
+    twice. (A named tuple: one is made for every command.)"""
     events: tuple[Event, ...]
     state: S | None = None
 

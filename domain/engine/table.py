@@ -30,6 +30,13 @@ class Table(msgspec.Struct, frozen=True):
     def seats(self) -> tuple[Seat, ...]:
         return tuple(seat for _, seats in self.sides for seat in seats)
 
+    def has_seat(self, seat: Seat) -> bool:
+        """`seat in self.seats`, without building the tuple (every command asks)."""
+        for _, seats in self.sides:
+            if seat in seats:
+                return True
+        return False
+
     @property
     def side_ids(self) -> tuple[Side, ...]:
         return tuple(side for side, _ in self.sides)

@@ -7,7 +7,7 @@ and every pool has the shape seed 000 gives it (6 arts x 3 children, 6 per tier)
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -209,11 +209,10 @@ class Content(ContentFiles):
 CONTENT = Content()
 _ACTIVE: ContextVar[Content] = ContextVar("ring_content", default=CONTENT)
 
-
-def content() -> Content:
-    """The content of the release being played: today's, unless `releases.py` pinned an
-    earlier one for this call (a replay or a battle recorded under an older version)."""
-    return _ACTIVE.get()
+# `content()`: the content of the release being played: today's, unless `releases.py`
+# pinned an earlier one for this call (a replay or a battle recorded under an older
+# version). It is the context variable's own `get`, as the rules read it at every step.
+content: Callable[[], Content] = _ACTIVE.get
 
 
 def playing(pinned: Content) -> AbstractContextManager[None]:

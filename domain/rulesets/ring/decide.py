@@ -14,12 +14,18 @@ from .commands import (ChooseBattlefield, EndTurn, PickRing, PickTeam, StrikeLea
                        UseLeaderAbility)
 from .effects.moves import RingResolver
 from .state import SEATS, Ring, opponent
-from .targets import actions, eligible
+from .targets import actions, eligible, listed
 
-# Each action takes the command class it is keyed by, which one callable type cannot say.
-BATTLE_ACTIONS: dict[type[Command], Callable[[RingResolver, str, Any], None]] = {
-    UseAbility: turn.use_ability, UseLeaderAbility: turn.use_leader_ability, UseItem: turn.use_item,
-    StrikeLeader: turn.strike_leader, EndTurn: turn.yield_turn,
+# Each action's check and the action itself (turn.py); each takes the command class it is
+# keyed by, which one callable type cannot say.
+Check = Callable[[Ring, str, Any], None]
+Act = Callable[[RingResolver, str, Any], None]
+BATTLE_ACTIONS: dict[type[Command], tuple[Check, Act]] = {
+    UseAbility: (turn.check_ability, turn.use_ability),
+    UseLeaderAbility: (turn.check_leader_ability, turn.use_leader_ability),
+    UseItem: (turn.check_item, turn.use_item),
+    StrikeLeader: (turn.check_strike, turn.strike_leader),
+    EndTurn: (turn.check_end, turn.yield_turn),
 }
 
 
@@ -36,7 +42,7 @@ def awaiting(s: Ring) -> frozenset[str]:
 def legal_commands(s: Ring, seat: str) -> list[Command]:
     if seat not in awaiting(s):
         return []
-    return list(actions(s, seat))                               # type: ignore[arg-type]
+    return actions(s, seat)
 
 
 def decide(s: Ring, seat: str, cmd: Command, rng: Rng) -> Decision[Ring]:
@@ -53,7 +59,10 @@ def decide(s: Ring, seat: str, cmd: Command, rng: Rng) -> Decision[Ring]:
         turn.swap(b, seat, cmd)
     else:
         turn.in_battle(s)
-        BATTLE_ACTIONS[type(cmd)](b, seat, cmd)
+        check, act = BATTLE_ACTIONS[type(cmd)]
+        if not listed(s, seat, cmd):
+            check(s, seat, cmd)
+        act(b, seat, cmd)
     return b.decision()
 
 

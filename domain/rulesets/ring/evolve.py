@@ -23,11 +23,14 @@ def _unit(s: Ring, key: str, **changes: object) -> Ring:
 
 
 def _side(s: Ring, seat: str, **changes: object) -> Ring:
-    return s.with_side(seat, replace(s.side(seat), **changes))
+    # `Ring.with_side` and `Ring.side`, inlined: a side changes with most events.
+    if seat == "p1":
+        return replace(s, p1=replace(s.p1, **changes))
+    return replace(s, p2=replace(s.p2, **changes))
 
 
 def _dyn(s: Ring, dyn_id: str, **changes: object) -> Ring:
-    return replace(s, dynamics=tuple(replace(d, **changes) if d.id == dyn_id else d for d in s.dynamics))
+    return replace(s, dynamics=tuple([replace(d, **changes) if d.id == dyn_id else d for d in s.dynamics]))
 
 
 @evolve.on()
@@ -146,12 +149,12 @@ def _(e: ev.UnitSwapped, s: Ring) -> Ring:
 
 @evolve.on()
 def _(e: ev.ApSpent, s: Ring) -> Ring:
-    return _side(s, e.seat, ap=s.side(e.seat).ap - e.amount)
+    return _side(s, e.seat, ap=(s.p1 if e.seat == "p1" else s.p2).ap - e.amount)
 
 
 @evolve.on()
 def _(e: ev.ApGained, s: Ring) -> Ring:
-    return _side(s, e.seat, ap=s.side(e.seat).ap + e.amount)
+    return _side(s, e.seat, ap=(s.p1 if e.seat == "p1" else s.p2).ap + e.amount)
 
 
 @evolve.on()

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import NamedTuple
 
 from domain.engine.rng import Rng
 
@@ -22,9 +22,8 @@ SLOPE = Fraction(70, 100)           # each whole ratio point over 1 moves 70% (s
 CAP = Fraction(85, 100)             # "Max 85%"
 
 
-@dataclass(frozen=True)
-class Chances:
-    """Effectiveness chances in basis points."""
+class Chances(NamedTuple):
+    """Effectiveness chances in basis points (a named tuple: one is made for every roll)."""
     glancing: int
     normal: int
     critical: int

@@ -149,7 +149,8 @@ class DisabledEquipment(msgspec.Struct, frozen=True, kw_only=True):
     worn: tuple[PoolSlot, ...]      # the unit's pools with the equipment: they come back with it
 
 
-class Ring(msgspec.Struct, frozen=True, kw_only=True):
+# Weak references let `domain.engine.memo` keep answers per state object (targets.py).
+class Ring(msgspec.Struct, frozen=True, kw_only=True, weakref=True):
     params: Params
     p1: Side
     p2: Side

@@ -1,19 +1,22 @@
 """What a seat can do now: usable abilities, their targets, and the legal commands.
 
 `decide` checks a command against these same functions, so it accepts exactly what
-`legal_commands` lists.
+`legal_commands` lists. A state's battle actions are worked out once per state object and
+content (`battle_options`), and `decide` takes a command found among them as checked.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from itertools import combinations
 
 from domain.engine.errors import RuleViolation
+from domain.engine.events import Command
+from domain.engine.memo import StateMemo
 
 from .commands import (ChooseBattlefield, EndTurn, PickRing, PickTeam, StrikeLeader, Swap, UseAbility, UseItem,
                        UseLeaderAbility)
 from .content import Ability, content
-from .effects.moves import effective
+from .effects.moves import Modifiers, effective, modifiers, through
 from .effects.queries import AbilityCheck, SwapCost
 from .roster import loadout
 from .state import Fighter, Ring, opponent
@@ -80,24 +83,35 @@ def unit_ability_ok(s: Ring, seat: str, unit: Fighter | None, ability_id: str) -
         return "the unit in the Ring is KO'd"
     if ability_id not in loadout(unit):
         return f"{ability_id!r} is not in the Ability Slots of {unit.unit}"
-    ability = content().abilities[ability_id]
-    ap = s.side(seat).ap
+    return _unit_ability_blocked(s, seat, unit, content().abilities[ability_id], s.side(seat).ap,
+                                 modifiers(s, AbilityCheck))
+
+
+def _unit_ability_blocked(s: Ring, seat: str, unit: Fighter, ability: Ability, ap: int,
+                          checks: Modifiers) -> str | None:
+    """Why the Ring unit, which has this ability in its slots, cannot use it now with `ap`
+    AP left; `checks` are the Dynamics' hooks on `AbilityCheck` in `s`."""
     if ability.ap > ap:
         return f"{ability.name} costs {ability.ap} AP; you have {ap}"
     if ability.mp > unit.mp:
         return f"{ability.name} takes {ability.mp} MP; {unit.unit} has {unit.mp}"
-    if effective(s, AbilityCheck(seat=seat, unit=unit.key, ability=ability_id, mp=ability.mp)) is None:
+    if checks and through(s, checks, AbilityCheck(seat=seat, unit=unit.key, ability=ability.id, mp=ability.mp)) is None:
         return f"a Dynamic in play blocks {ability.name}"
     return None
 
 
 def leader_ability_ok(s: Ring, seat: str, ability_id: str) -> str | None:
-    if ability_id not in content().leaders[s.side(seat).leader].abilities:
+    rules = content()
+    if ability_id not in rules.leaders[s.side(seat).leader].abilities:
         return f"{ability_id!r} is not an ability of your leader"
-    ability = content().abilities[ability_id]
-    if ability.ap > s.side(seat).ap:
-        return f"{ability.name} costs {ability.ap} AP; you have {s.side(seat).ap}"
-    if effective(s, AbilityCheck(seat=seat, unit=None, ability=ability_id, mp=0)) is None:
+    return _leader_ability_blocked(s, seat, rules.abilities[ability_id], s.side(seat).ap, modifiers(s, AbilityCheck))
+
+
+def _leader_ability_blocked(s: Ring, seat: str, ability: Ability, ap: int, checks: Modifiers) -> str | None:
+    """Why the leader cannot use this ability of its own now (`ap` and `checks` as above)."""
+    if ability.ap > ap:
+        return f"{ability.name} costs {ability.ap} AP; you have {ap}"
+    if checks and through(s, checks, AbilityCheck(seat=seat, unit=None, ability=ability.id, mp=0)) is None:
         return f"a Dynamic in play blocks {ability.name}"
     return None
 
@@ -134,48 +148,86 @@ def checked_target(options: Sequence[str | None], target: str | None, ability: A
         raise RuleViolation(f"{ability.name} cannot target {target!r}; targets: {shown}")
 
 
-def actions(s: Ring, seat: str, *, with_end: bool = True) -> Iterator[object]:
+def actions(s: Ring, seat: str, *, with_end: bool = True) -> list[Command]:
     """Every legal command, in a stable order."""
     if s.phase == "battlefield":
-        yield from (ChooseBattlefield(battlefield=b) for b in sorted(content().battlefields))
-        return
+        return [ChooseBattlefield(battlefield=b) for b in sorted(content().battlefields)]
     if s.phase == "team":
         units = sorted(s.units[k].unit for k in eligible(s, seat))
-        yield from (PickTeam(units=c) for c in combinations(units, team_size(s, seat)))
-        return
+        return [PickTeam(units=c) for c in combinations(units, team_size(s, seat))]
     if s.phase == "ring":
-        yield from (PickRing(unit=s.units[k].unit) for k in sorted(alive(s, seat)))
-        return
+        return [PickRing(unit=s.units[k].unit) for k in sorted(alive(s, seat))]
     if s.swap_required:
-        yield from (Swap(unit=s.units[k].unit) for k in bench(s, seat))
-        return
-    yield from battle_actions(s, seat)
-    if with_end:
-        yield EndTurn()
+        return [Swap(unit=s.units[k].unit) for k in bench(s, seat)]
+    return [*battle_options(s, seat), EndTurn()] if with_end else list(battle_options(s, seat))
 
 
-def battle_actions(s: Ring, seat: str) -> Iterator[object]:
+# Each state's battle actions, by (the content in force, seat); see `domain.engine.memo`.
+_OPTIONS = StateMemo()
+
+
+def battle_options(s: Ring, seat: str) -> tuple[Command, ...]:
+    """`battle_actions`, worked out once per state object, content and seat."""
+    key = (content(), seat)
+    found = _OPTIONS.get(s, key)
+    if found is None:
+        found = _OPTIONS.put(s, key, battle_actions(s, seat))
+    return found
+
+
+def listed(s: Ring, seat: str, cmd: Command) -> bool:
+    """Whether `cmd` is among the battle actions already worked out for this state, content
+    and seat: `decide` need not check it again (it would make the same checks)."""
+    found = _OPTIONS.get(s, (content(), seat))
+    return found is not None and cmd in found
+
+
+def battle_actions(s: Ring, seat: str) -> tuple[Command, ...]:
+    """What the side whose turn it is can do besides ending it: abilities, items, swaps and
+    strikes, in a stable order."""
     side = s.side(seat)
+    ap = side.ap
     ring = s.ring_unit(seat)
     rules = content()
+    found: list[Command] = []
+    known: dict[str, Sequence[str | None]] = {}
+    checks = modifiers(s, AbilityCheck)
     if ring is not None and not ring.down:
         for aid in loadout(ring):
-            if unit_ability_ok(s, seat, ring, aid) is None:
-                for target in target_options(s, seat, ring, rules.abilities[aid]):
-                    yield UseAbility(ability=aid, target=target)
+            ability = rules.abilities[aid]
+            if _unit_ability_blocked(s, seat, ring, ability, ap, checks) is None:
+                for target in _targets(s, seat, ring, ability, known):
+                    found.append(UseAbility(ability=aid, target=target))
     for aid in rules.leaders[side.leader].abilities:
-        if leader_ability_ok(s, seat, aid) is None:
-            for target in target_options(s, seat, ring, rules.abilities[aid]):
-                yield UseLeaderAbility(ability=aid, target=target)
-    if side.items and item_cost(s, seat) <= side.ap:
+        ability = rules.abilities[aid]
+        if _leader_ability_blocked(s, seat, ability, ap, checks) is None:
+            for target in _targets(s, seat, ring, ability, known):
+                found.append(UseLeaderAbility(ability=aid, target=target))
+    if side.items and item_cost(s, seat) <= ap:
         for item in sorted(set(side.items)):
-            for target in target_options(s, seat, ring, rules.item_abilities[item]):
-                yield UseItem(item=item, target=target)
-    if swap_cost(s, seat) <= side.ap:
-        yield from (Swap(unit=s.units[k].unit) for k in bench(s, seat))
+            for target in _targets(s, seat, ring, rules.item_abilities[item], known):
+                found.append(UseItem(item=item, target=target))
+    if swap_cost(s, seat) <= ap:
+        for key in bench(s, seat):
+            found.append(Swap(unit=s.units[key].unit))
     if can_strike(s, seat):
-        yield from (StrikeLeader(ap=n) for n in range(1, side.ap + 1))
+        for n in range(1, ap + 1):
+            found.append(StrikeLeader(ap=n))
+    return tuple(found)
+
+
+def _targets(s: Ring, seat: str, user: Fighter | None, ability: Ability,
+             known: dict[str, Sequence[str | None]]) -> Sequence[str | None]:
+    """`target_options`, kept in `known` by target kind while one list is made: with the
+    state, seat and user fixed, only a Dynamic target depends on more than the kind."""
+    kind = ability.target
+    if kind == "dynamic":
+        return target_options(s, seat, user, ability)
+    found = known.get(kind)
+    if found is None:
+        found = known[kind] = target_options(s, seat, user, ability)
+    return found
 
 
 def can_act(s: Ring, seat: str) -> bool:
-    return next(battle_actions(s, seat), None) is not None
+    return bool(battle_options(s, seat))

@@ -86,9 +86,9 @@ def roll(b: RingResolver, use_seat: str, user: str | None, ability: Ability, tar
         # Always Normal: no Dynamic shifts the odds of a sure ability (every item).
         b.emit(ev.EffectivenessRolled(ability=ability.id, effectiveness="normal", chances=(0, 10_000, 0)))
         return TIER_INDEX["normal"]
-    skl = s.units[user].stat("skl")
-    foes = [k for k in targets if s.units[k].seat != use_seat]
-    odds = chances(skl, [s.units[k].stat("pry") for k in foes] or [skl])
+    units = s.units
+    skl = units[user].stat("skl")
+    odds = chances(skl, [units[k].stat("pry") for k in targets if units[k].seat != use_seat] or [skl])
     if ability.effectiveness == "friendly":
         odds = Chances(0, odds.normal + odds.glancing, odds.critical)
     q = b.query(Odds(seat=use_seat, ability=ability.id, glancing=odds.glancing, normal=odds.normal,
@@ -126,8 +126,11 @@ def resolve(b: RingResolver, seat: str, user: str | None, ability: Ability, targ
         STEPS[st.do](b, use, st)
 
 
-def use_ability(b: RingResolver, seat: str, cmd: UseAbility) -> None:
-    s = b.state
+# Each battle action comes as a pair: `check_*` raises RuleViolation for a command the
+# rules refuse, and the action itself runs a command that passed (`decide` skips the check
+# for a command found among the state's listed battle actions, which made the same checks).
+
+def check_ability(s: Ring, seat: str, cmd: UseAbility) -> None:
     ring = s.ring_unit(seat)
     problem = unit_ability_ok(s, seat, ring, cmd.ability)
     if problem:
@@ -135,6 +138,12 @@ def use_ability(b: RingResolver, seat: str, cmd: UseAbility) -> None:
     assert ring is not None, "unit_ability_ok refuses an empty Ring"
     ability = content().abilities[cmd.ability]
     checked_target(target_options(s, seat, ring, ability), cmd.target, ability)
+
+
+def use_ability(b: RingResolver, seat: str, cmd: UseAbility) -> None:
+    ring = b.state.ring_unit(seat)
+    assert ring is not None, "check_ability refuses an empty Ring"
+    ability = content().abilities[cmd.ability]
     earlier = ring.uses.get(ability.id, 0)
     b.emit(ev.AbilityUsed(seat=seat, ability=ability.id, target=cmd.target, unit=ring.key))
     spend(b, seat, ability.ap)
@@ -145,31 +154,38 @@ def use_ability(b: RingResolver, seat: str, cmd: UseAbility) -> None:
     settle(b, seat)
 
 
-def use_leader_ability(b: RingResolver, seat: str, cmd: UseLeaderAbility) -> None:
-    s = b.state
+def check_leader_ability(s: Ring, seat: str, cmd: UseLeaderAbility) -> None:
     problem = leader_ability_ok(s, seat, cmd.ability)
     if problem:
         raise RuleViolation(problem)
     ability = content().abilities[cmd.ability]
-    ring = s.ring_unit(seat)
-    checked_target(target_options(s, seat, ring, ability), cmd.target, ability)
+    checked_target(target_options(s, seat, s.ring_unit(seat), ability), cmd.target, ability)
+
+
+def use_leader_ability(b: RingResolver, seat: str, cmd: UseLeaderAbility) -> None:
+    ability = content().abilities[cmd.ability]
+    ring = b.state.ring_unit(seat)
     b.emit(ev.LeaderAbilityUsed(seat=seat, ability=ability.id, target=cmd.target))
     spend(b, seat, ability.ap)
     resolve(b, seat, ring.key if ring else None, ability, cmd.target)
     settle(b, seat)
 
 
-def use_item(b: RingResolver, seat: str, cmd: UseItem) -> None:
+def check_item(s: Ring, seat: str, cmd: UseItem) -> None:
     """Seed 000, Using Abilities and Items: once per item per battle, at the leader's cost."""
-    s = b.state
     if cmd.item not in s.side(seat).items:
         raise RuleViolation(f"{cmd.item!r} is not in your inventory")
     cost = item_cost(s, seat)
     if cost > s.side(seat).ap:
         raise RuleViolation(f"using an item costs {cost} AP; you have {s.side(seat).ap}")
     item = content().item_abilities[cmd.item]
-    ring = s.ring_unit(seat)
-    checked_target(target_options(s, seat, ring, item), cmd.target, item)
+    checked_target(target_options(s, seat, s.ring_unit(seat), item), cmd.target, item)
+
+
+def use_item(b: RingResolver, seat: str, cmd: UseItem) -> None:
+    item = content().item_abilities[cmd.item]
+    ring = b.state.ring_unit(seat)
+    cost = item_cost(b.state, seat)
     b.emit(ev.ItemUsed(seat=seat, item=cmd.item, target=cmd.target))
     spend(b, seat, cost)
     resolve(b, seat, ring.key if ring else None, item, cmd.target)
@@ -193,19 +209,25 @@ def swap(b: RingResolver, seat: str, cmd: Swap) -> None:
     settle(b, seat)
 
 
-def strike_leader(b: RingResolver, seat: str, cmd: StrikeLeader) -> None:
+def check_strike(s: Ring, seat: str, cmd: StrikeLeader) -> None:
     """Seed 000: with the enemy Ring unit KO'd, remaining AP converts 1:1 into leader damage."""
-    s = b.state
     if not can_strike(s, seat):
         raise RuleViolation("the enemy leader is open only while the enemy unit in the Ring is KO'd"
                             if s.params.strike_window == "down" else
                             "the enemy leader is open only in the turn you knock out the enemy unit in the Ring")
     if not 1 <= cmd.ap <= s.side(seat).ap:
         raise RuleViolation(f"convert between 1 and {s.side(seat).ap} AP")
+
+
+def strike_leader(b: RingResolver, seat: str, cmd: StrikeLeader) -> None:
     b.emit(ev.LeaderStruck(seat=seat, ap=cmd.ap))
     spend(b, seat, cmd.ap)
     b.emit(ev.LeaderHpReduced(seat=opponent(seat), amount=cmd.ap, by=seat))
     settle(b, seat)
+
+
+def check_end(s: Ring, seat: str, cmd: EndTurn) -> None:
+    """Ending the turn takes nothing beyond the battle being under way (`in_battle`)."""
 
 
 def yield_turn(b: RingResolver, seat: str, cmd: EndTurn) -> None:

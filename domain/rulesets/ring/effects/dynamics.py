@@ -13,14 +13,10 @@ from domain.engine.hooks import HookContext, Phase
 
 from .. import events as ev
 from ..content import content
-from ..state import Dyn, Ring, seat_of
+from ..state import Ring, seat_of
 from . import HOOKS
-from .moves import covers, dynamics_by_id, magnitude, part, reduce_hp_events, scaled, severity_events
+from .moves import covers, dyn, magnitude, part, reduce_hp_events, scaled, severity_events
 from .queries import AbilityCheck, ApRestore, Odds, SwapCost
-
-
-def dyn(ctx: HookContext, s: Ring) -> Dyn:
-    return dynamics_by_id(s)[ctx.effect.owner]
 
 
 # -- BEFORE: hits ------------------------------------------------------------------------

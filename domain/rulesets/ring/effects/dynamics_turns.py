@@ -8,8 +8,7 @@ from .. import events as ev
 from ..content import content
 from ..state import Ring, seat_of
 from . import HOOKS
-from .dynamics import dyn
-from .moves import covers, magnitude, part, reduce_hp_events, severity_events
+from .moves import covers, dyn, magnitude, part, reduce_hp_events, severity_events
 
 
 def _carrier_turn(ctx: HookContext, s: Ring, e: ev.TurnStarted) -> str | None:

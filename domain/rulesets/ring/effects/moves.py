@@ -6,16 +6,14 @@ unit, restoring a KO'd unit's HP revives it.
 """
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Sequence
-from fractions import Fraction
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from msgspec.structs import replace
 
 from domain.engine.events import Event
-from domain.engine.hooks import Effect, EventT, Resolver, modify
+from domain.engine.hooks import Effect, EventT, Handler, HookContext, Phase, Resolver
 from domain.engine.rng import Rng
 
 from .. import events as ev
@@ -54,24 +52,38 @@ def _active(dynamics: tuple[Dyn, ...], down: frozenset[str], disarmed: frozenset
     Dynamics are out while their unit is KO'd; Equipment Dynamics while its equipment is
     disabled (seed 000, Add Dynamics)."""
     sealed = {d.target for d in dynamics if d.kind == "seal" and d.target is not None}
-    return tuple(Effect(kind=d.kind, owner=d.id, severity=d.severity, source=d.seat or "")
-                 for d in dynamics
-                 if d.id not in sealed and not (d.source in UNIT_BOUND and d.unit in down)
-                 and not (d.source == "equipment" and d.unit in disarmed))
+    found = tuple(Effect(kind=d.kind, owner=d.id) for d in dynamics
+                  if d.id not in sealed and not (d.source in UNIT_BOUND and d.unit in down)
+                  and not (d.source == "equipment" and d.unit in disarmed))
+    # An effect names its Dynamic and no more (hooks read the rest from the state), so a
+    # severity change gives an equal tuple: the same object, whose hook plans stay known.
+    if len(_INTERNED) > 8192:
+        _INTERNED.clear()
+    return _INTERNED.setdefault(found, found)
 
 
+_INTERNED: dict[tuple[Effect, ...], tuple[Effect, ...]] = {}
 _index: tuple[object, dict[str, Dyn]] = (None, {})
 
 
 def dynamics_by_id(s: Ring) -> dict[str, Dyn]:
     """The Dynamics in play by id (the last answer kept by identity, as above)."""
-    global _index
     last = _index
-    if last[0] is s.dynamics:
-        return last[1]
-    found = {d.id: d for d in s.dynamics}
-    _index = (s.dynamics, found)
+    return last[1] if last[0] is s.dynamics else _reindex(s.dynamics)
+
+
+def _reindex(dynamics: tuple[Dyn, ...]) -> dict[str, Dyn]:
+    global _index
+    found = {d.id: d for d in dynamics}
+    _index = (dynamics, found)
     return found
+
+
+def dyn(ctx: HookContext, s: Ring) -> Dyn:
+    """The Dynamic behind a hook's effect, as it stands in `s` (`dynamics_by_id`, inlined:
+    every Dynamic hook starts here)."""
+    last = _index
+    return (last[1] if last[0] is s.dynamics else _reindex(s.dynamics))[ctx.effect.owner]
 
 
 def active(s: Ring, dyn: Dyn) -> bool:
@@ -79,15 +91,88 @@ def active(s: Ring, dyn: Dyn) -> bool:
 
 
 def effective(s: Ring, query: Query) -> Query | None:
-    """A query after every BEFORE modifier in effect (None: blocked)."""
+    """A query after every BEFORE modifier in effect (None: blocked): the engine's `modify`
+    pass, without noting which effects changed it."""
+    return through(s, modifiers(s, type(query)), query)
+
+
+Modifiers = list[tuple[HookContext, Handler]]
+
+
+# query type -> (the effects in play, their modifiers of it): kept while the effects stay
+# the same tuple, which holds no state and no content.
+_MODIFIERS: dict[type, tuple[tuple[Effect, ...], Modifiers]] = {}
+
+
+def modifiers(s: Ring, query_type: type) -> Modifiers:
+    """The BEFORE hooks in effect on a type of query, each with its context, in order: what
+    `effective` runs, found once for several queries of that type on one state."""
     effects = active_effects(s)
-    return modify(HOOKS, effects, s, query)[0] if effects else query
+    if not effects:
+        return []
+    known = _MODIFIERS.get(query_type)
+    if known is not None and known[0] is effects:
+        return known[1]
+    found = [(HookContext(effect, None), fn) for effect, fn in HOOKS.handlers(Phase.BEFORE, query_type, effects)]
+    _MODIFIERS[query_type] = (effects, found)
+    return found
+
+
+def through(s: Ring, found: Modifiers, query: Query) -> Query | None:
+    """`query` after the modifiers in `found` (None: blocked)."""
+    for ctx, fn in found:
+        query = fn(ctx, s, query)
+        if query is None:
+            return None
+    return query
+
+
+def _hp_reduced(b: Resolver[Ring], event: ev.HpReduced) -> None:
+    unit = b.state.units[event.unit]
+    if unit.hp == 0 and not unit.ko:
+        b.emit(ev.UnitKnockedOut(unit=event.unit))
+
+
+def _knocked_out(b: Resolver[Ring], event: ev.UnitKnockedOut) -> None:
+    b.emit(ev.LpLost(unit=event.unit, amount=1))
+
+
+def _lp_lost(b: Resolver[Ring], event: ev.LpLost) -> None:
+    unit = b.state.units[event.unit]
+    if unit.lp == 0 and not unit.removed:
+        b.emit(ev.UnitRemoved(unit=event.unit))
+
+
+def _hp_restored(b: Resolver[Ring], event: ev.HpRestored) -> None:
+    unit = b.state.units[event.unit]
+    if unit.ko and unit.hp > 0:
+        b.emit(ev.UnitRevived(unit=event.unit))
+
+
+def _turn_ended(b: Resolver[Ring], event: ev.TurnEnded) -> None:
+    """Disabled equipment counts down its team's turns, as Stunned does."""
+    for off in b.state.disabled:
+        if seat_of(off.unit) != event.seat:
+            continue
+        if off.turns > 1:
+            b.emit(ev.EquipmentDisableChanged(unit=off.unit, turns=off.turns - 1, delta=-1))
+        else:
+            equipment_back(b, off.unit, reason="expired")
+
+
+# `RingResolver.follow`, by the type of the event applied (events have no subclasses).
+_CONSEQUENCES: dict[type, Callable[[Resolver[Ring], Any], None]] = {
+    ev.HpReduced: _hp_reduced, ev.UnitKnockedOut: _knocked_out, ev.LpLost: _lp_lost,
+    ev.HpRestored: _hp_restored, ev.TurnEnded: _turn_ended,
+}
 
 
 class RingResolver(Resolver[Ring]):
+    SETTLES = frozenset({ev.HpRestored})
+    FOLLOWS = frozenset(_CONSEQUENCES)
+
     def __init__(self, s: Ring, rng: Rng):
         super().__init__(s, evolve, HOOKS, active_effects, rng)
-        self.scheduled: list[Event] = []
 
     def settle(self, event: EventT) -> EventT | None:
         """A heal records the HP it restores: what it asked for, after every modifier, up to
@@ -103,36 +188,9 @@ class RingResolver(Resolver[Ring]):
         return event
 
     def follow(self, event: Event) -> None:
-        s = self.state
-        if isinstance(event, ev.HpReduced):
-            unit = s.units[event.unit]
-            if unit.hp == 0 and not unit.ko:
-                self.emit(ev.UnitKnockedOut(unit=event.unit))
-        elif isinstance(event, ev.UnitKnockedOut):
-            self.emit(ev.LpLost(unit=event.unit, amount=1))
-        elif isinstance(event, ev.LpLost):
-            unit = s.units[event.unit]
-            if unit.lp == 0 and not unit.removed:
-                self.emit(ev.UnitRemoved(unit=event.unit))
-        elif isinstance(event, ev.HpRestored):
-            unit = s.units[event.unit]
-            if unit.ko and unit.hp > 0:
-                self.emit(ev.UnitRevived(unit=event.unit))
-        elif isinstance(event, ev.TurnEnded):
-            # Disabled equipment counts down its team's turns, as Stunned does.
-            for off in s.disabled:
-                if seat_of(off.unit) != event.seat:
-                    continue
-                if off.turns > 1:
-                    self.emit(ev.EquipmentDisableChanged(unit=off.unit, turns=off.turns - 1, delta=-1))
-                else:
-                    equipment_back(self, off.unit, reason="expired")
-
-    def emit(self, event: EventT) -> EventT | None:
-        final = super().emit(event)
-        while self.scheduled:
-            self.emit(self.scheduled.pop(0))
-        return final
+        consequence = _CONSEQUENCES.get(type(event))
+        if consequence is not None:
+            consequence(self, event)
 
 
 def equipment_back(b: Resolver[Ring], unit: str, *, reason: str) -> None:
@@ -148,13 +206,14 @@ def magnitude(dyn: Dyn) -> int:
 
 
 def scaled(amount: int, bp: int) -> int:
-    """`amount` changed by `bp` basis points (+2500: a quarter more), rounded down."""
-    return max(0, math.floor(Fraction(amount) * (10_000 + bp) / 10_000))
+    """`amount` changed by `bp` basis points (+2500: a quarter more), rounded down (floor
+    division of integers is the exact floor, as `formulas` rounds)."""
+    return max(0, amount * (10_000 + bp) // 10_000)
 
 
 def part(amount: int, bp: int) -> int:
     """`bp` basis points of `amount`, rounded down."""
-    return max(0, math.floor(Fraction(amount) * bp / 10_000))
+    return max(0, amount * bp // 10_000)
 
 
 def reduce_hp(b: Resolver[Ring], unit: str, amount: int, *, by: str | None = None,
