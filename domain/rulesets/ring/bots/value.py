@@ -23,9 +23,9 @@ from .matchup import Fighter, fighter, magnitude, matchup, mp_cap
 View = Mapping[str, Any]
 KO_BONUS = 40.0
 NEAR_TIE = 0.03             # picks scoring within 3% of the best are drawn by the RNG
-AUGMENT_WORTH = 60.0       # an attribute doubled is worth more than a KO: it lasts the battle
-AP_WORTH = 1.5            # what an AP spent could do elsewhere
-LEFTOVER = 0.01           # the share of its value a weak ability keeps when nothing better is left
+AUGMENT_WORTH = 60.0        # an attribute doubled is worth more than a KO: it lasts the battle
+AP_WORTH = 1.5              # what an AP spent could do elsewhere
+LEFTOVER = 0.01             # the share of its value a weak ability keeps when nothing better is left
 LAST_LP = 0.9               # a unit one KO from removal (seed 000, LP) is worth 10% less
 # Dynamics that work for the side they belong to; the others are burdens on their carrier.
 HELPFUL = frozenset(("regeneration", "nurturing", "fortify", "rage", "brutality", "shadow", "counter_stance",
@@ -252,8 +252,6 @@ def step_value(read: Reading, user: Any, ability: Ability, step: Step, tier: int
         present = any(d["kind"] == step.dynamic and (d["unit"] in keys or not keys) for d in view["dynamics"])
         return sign * (0.5 if present else 2.0) * step.severity[tier] * chance
     if step.do == "augment":
-        # A point is worth its share of the attribute, and stacking pays less and less: a
-        # tank that only buffs never wins.
         return sum(augment_value(t, step.attr, power, owned(view, seat, [t])) for t in hit)
     if step.do == "leader_damage":
         return 4.0 * power
