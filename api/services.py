@@ -9,7 +9,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from domain.battles import Battles
+from domain.battles import DEFAULT_CACHE, Battles
 from domain.engine.errors import InvalidInput
 from domain.house import HOUSE_SWEEP_SECONDS, HouseSeats, LocalClaims, RedisClaims
 from domain.sets import Sets
@@ -28,6 +28,7 @@ class Settings:
     external_projections: bool = False  # the projection runner is its own process
     set_sweep_seconds: float = DEFAULT_EVERY_SECONDS    # how often sets left behind their battles move on
     house_sweep_seconds: float = HOUSE_SWEEP_SECONDS    # how often house seats due to act are looked for
+    state_cache: int = DEFAULT_CACHE    # battle states kept in memory (and folded states per view runner)
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -37,10 +38,12 @@ class Settings:
                    redis_prefix=os.environ.get("RINGSIDE_REDIS_PREFIX") or "ringside",
                    external_projections=os.environ.get("RINGSIDE_PROJECTIONS") == "external",
                    set_sweep_seconds=positive_seconds("RINGSIDE_SET_SWEEP_SECONDS", DEFAULT_EVERY_SECONDS),
-                   house_sweep_seconds=positive_seconds("RINGSIDE_HOUSE_SWEEP_SECONDS", HOUSE_SWEEP_SECONDS))
+                   house_sweep_seconds=positive_seconds("RINGSIDE_HOUSE_SWEEP_SECONDS", HOUSE_SWEEP_SECONDS),
+                   state_cache=count_setting("RINGSIDE_STATE_CACHE", DEFAULT_CACHE, MAX_STATE_CACHE))
 
 
 MAX_SWEEP_SECONDS = 3600.0
+MAX_STATE_CACHE = 10_000_000
 
 
 def positive_seconds(name: str, default: float) -> float:
@@ -55,6 +58,17 @@ def positive_seconds(name: str, default: float) -> float:
     if not 0 < seconds <= MAX_SWEEP_SECONDS:
         raise InvalidInput(name, f"a number of seconds above 0 and at most {MAX_SWEEP_SECONDS:g}, not {raw[:20]!r}")
     return seconds
+
+
+def count_setting(name: str, default: int, most: int) -> int:
+    """A whole number from the environment, 1 <= n <= `most`; InvalidInput names the variable."""
+    raw = os.environ.get(name)
+    if not raw:
+        return default
+    digits = raw.strip()
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 12) or not 1 <= int(digits) <= most:
+        raise InvalidInput(name, f"a whole number from 1 to {most:,}, not {raw[:20]!r}")
+    return int(digits)
 
 
 class Background(Protocol):
@@ -86,7 +100,7 @@ class Services:
 
 def bootstrap(settings: Settings | None = None) -> Services:
     settings = settings or Settings.from_env()
-    battles = Battles(settings.database_url)
+    battles = Battles(settings.database_url, cache_size=settings.state_cache)
     live = LiveHub(settings.redis_url, prefix=settings.redis_prefix)
     battles.committed.append(live.publish)
     views = view_store(settings)

@@ -18,17 +18,19 @@ import msgspec
 from eventsourcing.persistence import IntegrityError
 
 from domain.ai import check_house_players
-from domain.committer import Committer, Job, Planned
+from domain.committer import Committer, Job, Planned, Read
 from domain.engine.battle import BattleCreated, BattleEnded, BattleState, decide_batch, fold, open_battle
 from domain.engine.errors import IdempotencyConflict, SeqOutOfRange, StaleState, UnknownBattle
 from domain.engine.events import Recorded, Viewer, decode_event
 from domain.engine.ruleset import Outcome, Ruleset, get_ruleset, ruleset_of
 from domain.engine.table import Table
 from domain.engine.wire import check_wire
+from domain.freshness import LogFollower
 from domain.reading import Reading
 from domain.store import (IDEMPOTENCY_TOPIC, SNAPSHOT_TOPIC, BattleStore, LogCursor, StateCache, StoredBlob,
                           StoredRecord, encode_snapshot, store_env)
 
+DEFAULT_CACHE = 16384        # battle states kept in memory: size it to the battles in play
 IDEMPOTENCY_NS = uuid.UUID("5b0c7f8e-3c1d-4f4e-9a57-2f1f2a6c0b11")
 log = logging.getLogger(__name__)
 # Called after each committed batch with (battle id, its records, the state after them).
@@ -91,11 +93,12 @@ def parse_battle_id(battle_id: str) -> uuid.UUID:
 
 
 class Battles:
-    def __init__(self, url: str | None = None, *, snapshot_every: int = 100, cache_size: int = 8192,
+    def __init__(self, url: str | None = None, *, snapshot_every: int = 100, cache_size: int = DEFAULT_CACHE,
                  retries: int = 8):
         self.store = BattleStore(env=store_env(url))
         self.snapshot_every = snapshot_every
         self.cache = StateCache(cache_size)
+        self.follower = LogFollower(self.store, self.cache)
         self.retries = retries
         self.committed: list[CommitListener] = []
         # One writer at a time in this process: concurrent SQLite writers would otherwise wait
@@ -172,9 +175,12 @@ class Battles:
         return self.committer.submit(Job(plan=lambda heads, keys: self._plan_submit(ask, heads, keys),
                                          alone=lambda: self._submit_alone(ask)))
 
-    def _plan_submit(self, ask: "Ask", heads: dict[str, BattleState], keys: dict[Any, Any]) -> Planned | Submitted:
-        """Decide `ask` against its battle's state in this group (or the stored one)."""
-        state = heads.get(str(ask.bid)) or self.load(str(ask.bid))
+    def _plan_submit(self, ask: "Ask", heads: dict[str, BattleState], keys: dict[Any, Any],
+                     synced: bool = True) -> Planned | Submitted:
+        """Decide `ask` against its battle's state in this group, else its latest: the cached
+        one when the cache has just been synced with the log (`synced`), else a load."""
+        key = str(ask.bid)
+        state = heads.get(key) or (synced and self.cache.get(key)) or self.load(key)
         seat = ask.seat or self.reading.token_seat(str(ask.bid), ask.token or "")
         key_id = self._key_id(ask.bid, seat, ask.idempotency_key) if ask.idempotency_key else None
         if key_id is not None:
@@ -211,17 +217,17 @@ class Battles:
             # before the load is found by the look-up, and one that commits after it makes
             # this append conflict and come round again. Looking first would let it commit in
             # between, and a repeat would be decided against the state after its own command.
-            planned = self._plan_submit(ask, {}, {})
+            planned = self._plan_submit(ask, {}, {}, synced=False)
             if not isinstance(planned, Planned):
                 return planned
             try:
-                self.write(planned.items)
+                generation = self.write(planned.items)
             except IntegrityError:
                 self.cache.drop(str(ask.bid))
                 if attempt == self.retries:
                     raise
                 continue
-            self.committed_batch(ask.bid, planned.records, planned.state, planned.previous_seq)
+            self.committed_batch(ask.bid, planned.records, planned.state, planned.previous_seq, generation=generation)
             return planned.answer
         raise AssertionError("unreachable")
 
@@ -238,18 +244,30 @@ class Battles:
                      snapshots: bool = True) -> None:
         """Save one batch in one transaction, with `before`/`extra` items (set events, keys)
         around it; then cache, snapshot, and tell the commit listeners."""
-        self.write([*before, *(StoredRecord(bid, r) for r in records), *extra])
-        self.committed_batch(bid, records, state, previous_seq, snapshots)
+        generation = self.write([*before, *(StoredRecord(bid, r) for r in records), *extra])
+        self.committed_batch(bid, records, state, previous_seq, snapshots, generation)
 
-    def write(self, items: Sequence[Any]) -> None:
-        """Save `items` in one transaction (IntegrityError on a conflict, and nothing saved)."""
+    def write(self, items: Sequence[Any]) -> int:
+        """Save `items` in one transaction (IntegrityError on a conflict, and nothing saved);
+        returns the log follower's generation before the write, for `committed_batch`."""
         with self._write_lock:
-            self.store.save(*items)
+            generation = self.follower.generation
+            # The event store itself, not `Application.save`, which checks every item against
+            # the library's runtime protocols first: a quarter of the writer's time, for items
+            # that are always our own two record classes.
+            recordings = self.store.events.put(list(items))
+            self.follower.wrote([r.notification.id for r in recordings])
+            return generation
 
     def committed_batch(self, bid: uuid.UUID, records: list[Recorded], state: BattleState, previous_seq: int,
-                        snapshots: bool = True) -> None:
-        """After a batch has committed: cache its state, snapshot, and tell the commit listeners."""
-        self.cache.put(str(bid), state)
+                        snapshots: bool = True, generation: int | None = None) -> None:
+        """After a batch has committed: cache its state (unless another writer may have moved
+        the battle on since `generation`: see domain/freshness.py), snapshot, and tell the
+        commit listeners."""
+        if generation is None:
+            self.cache.drop(str(bid))
+        else:
+            self.follower.cache(str(bid), state, generation)
         if snapshots and self.snapshot_every and state.seq // self.snapshot_every > previous_seq // self.snapshot_every:
             self.snapshot(state)
         for listener in self.committed:
@@ -295,6 +313,7 @@ class Battles:
         bid = parse_battle_id(battle_id)
         if at is not None and at < 1:
             raise SeqOutOfRange(f"seq {at} is out of range; the first event is seq 1", seq=at)
+        generation = self.follower.generation
         state = self.cache.get(str(bid)) if at is None else None
         if state is None or (at is not None and state.seq > at):
             state = self._from_snapshot(bid, at)
@@ -308,8 +327,14 @@ class Battles:
         if at is not None and state.seq < at:
             raise SeqOutOfRange(f"the battle has {state.seq} events; there is no seq {at}", seq=at, last=state.seq)
         if at is None:
-            self.cache.put(str(bid), state)
+            self.follower.cache(str(bid), state, generation)
         return state
+
+    def latest_later(self, battle_id: str) -> Future[BattleState | None]:
+        """The battle's latest state as of a sync with the log that starts after this call,
+        without reading its tail: from the cache, so None when it is not cached (`load` it)."""
+        key = str(parse_battle_id(battle_id))
+        return self.committer.submit(Read(lambda: self.cache.get(key)))
 
     def _from_snapshot(self, bid: uuid.UUID, at: int | None) -> BattleState | None:
         assert self.store.snapshots is not None
@@ -358,10 +383,10 @@ class Battles:
         ruleset = self.ruleset_of(state)
         return [ruleset.codec.wire(c) for c in ruleset.legal_commands(state.game, seat)]
 
-    def seat_for_token(self, battle_id: str, token: str) -> str | None:
+    def seat_for_token(self, battle_id: str, token: str, state: BattleState | None = None) -> str | None:
         """The seat a token belongs to, compared in constant time; None if it matches none."""
-        # A battle's seat tokens never change: any cached state of it knows them.
-        known = self.cache.get(str(parse_battle_id(battle_id)))
+        # A battle's seat tokens never change: any state of it, cached or given, knows them.
+        known = state or self.cache.get(str(parse_battle_id(battle_id)))
         hashes = (known or self.load(battle_id)).created.seat_token_hashes or {}
         offered = token_hash(token)
         found = None

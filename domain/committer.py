@@ -11,6 +11,10 @@ transaction; then it answers every caller.
   decided and saved on its own, with the usual reload-and-retry, so a conflict never blocks
   or undoes the others.
 - A caller is answered only after the transaction holding its batch has committed.
+- Each group starts by syncing the state cache with the log (domain/freshness.py): one
+  query, after which every cached state is its battle's latest, so no command reads its
+  battle's tail from the store. Reads that must see every write committed before they
+  arrived (`Read`) are answered right after that sync.
 """
 from __future__ import annotations
 
@@ -46,6 +50,13 @@ class Planned:
 
 
 @dataclass
+class Read:
+    """A read answered from the cache right after the group's sync: `fn()` runs then."""
+    fn: Callable[[], Any]
+    future: Future[Any] = field(default_factory=Future)
+
+
+@dataclass
 class Job:
     """A write waiting for the writer. `plan(heads, keys)` decides it against the group's latest
     states (`heads`, by battle id) and in-group idempotency keys; it returns a Planned, or an
@@ -58,16 +69,16 @@ class Job:
 class Committer:
     def __init__(self, battles: "Battles"):
         self.battles = battles
-        self._queue: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[Job | Read | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
         self.groups = 0
 
-    def submit(self, job: Job) -> Future[Any]:
+    def submit(self, job: Job | Read) -> Future[Any]:
         """Queue `job`; the future holds its answer once committed (or its refusal). Called from
         the writer itself (a commit listener writing), the job runs at once."""
         if threading.current_thread() is self._thread:
-            self._settle(job, job.alone)
+            self._settle(job, job.alone if isinstance(job, Job) else self._synced(job.fn))
             return job.future
         self._ensure_started()
         self._queue.put(job)
@@ -92,7 +103,7 @@ class Committer:
             first = self._queue.get()
             if first is None:
                 return
-            jobs = [first]
+            jobs: list[Job | Read] = [first]
             while len(jobs) < MAX_GROUP:
                 try:
                     more = self._queue.get_nowait()
@@ -110,7 +121,20 @@ class Committer:
                     if not job.future.done():
                         job.future.set_exception(exc)
 
-    def _commit_group(self, jobs: list[Job]) -> None:
+    def _synced(self, fn: Callable[[], Any]) -> Callable[[], Any]:
+        def run() -> Any:
+            self.battles.follower.sync()
+            return fn()
+        return run
+
+    def _commit_group(self, group: list[Job | Read]) -> None:
+        self.battles.follower.sync()
+        jobs: list[Job] = []
+        for job in group:
+            if isinstance(job, Read):
+                self._settle(job, job.fn)
+            else:
+                jobs.append(job)
         heads: dict[str, BattleState] = {}
         keys: dict[Any, Any] = {}
         planned: list[tuple[Job, Planned | Any]] = []
@@ -125,16 +149,18 @@ class Committer:
             else:
                 job.future.set_result(result)   # a repeat answered from the store
         writes = [p for _, p in planned if isinstance(p, Planned) and p.items]
+        generation = self.battles.follower.generation
         if writes:
             try:
-                self.battles.write([item for p in writes for item in p.items])
+                generation = self.battles.write([item for p in writes for item in p.items])
             except IntegrityError:
                 self._one_by_one(planned)
                 return
         self.groups += 1
         for job, result in planned:
             if isinstance(result, Planned) and result.items:
-                self.battles.committed_batch(result.bid, result.records, result.state, result.previous_seq)
+                self.battles.committed_batch(result.bid, result.records, result.state, result.previous_seq,
+                                             generation=generation)
         for job, result in planned:
             job.future.set_result(result.answer if isinstance(result, Planned) else result)
 
@@ -147,7 +173,7 @@ class Committer:
             self._settle(job, job.alone)
 
     @staticmethod
-    def _settle(job: Job, run: Callable[[], Any]) -> None:
+    def _settle(job: Job | Read, run: Callable[[], Any]) -> None:
         try:
             job.future.set_result(run())
         except Exception as exc:

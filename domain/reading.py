@@ -139,9 +139,10 @@ class Reading:
                             "has ended (and was not private)", view_as=view_as)
         return viewer
 
-    def token_seat(self, battle_id: str, token: str) -> str:
-        """The seat `token` opens; Forbidden when it opens none of this battle's."""
-        seat = self.battles.seat_for_token(battle_id, token)
+    def token_seat(self, battle_id: str, token: str, state: BattleState | None = None) -> str:
+        """The seat `token` opens (in `state` when the caller has it); Forbidden when it opens
+        none of this battle's."""
+        seat = self.battles.seat_for_token(battle_id, token, state)
         if seat is None:
             raise Forbidden("this token is not a seat token of this battle")
         return seat

@@ -147,6 +147,10 @@ class StateCache:
         self._states: OrderedDict[str, Any] = OrderedDict()
         self._lock = threading.Lock()
 
+    @property
+    def size(self) -> int:
+        return self._size
+
     def get(self, key: str) -> Any | None:
         with self._lock:
             state = self._states.get(key)

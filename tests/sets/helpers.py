@@ -13,23 +13,23 @@ from domain.sets import SetBattleFinished
 
 
 class RefuseSetResult:
-    """Patches `battles.store.save` so that its next save holding a `SetBattleFinished` (the
+    """Patches the event store's `put` so that its next write holding a `SetBattleFinished` (the
     commit listener advancing the set) fails; every other save goes through."""
 
     def __init__(self, battles: Battles, monkeypatch) -> None:
         self.refused = 0
         self._armed = True
-        real = battles.store.save
+        real = battles.store.events.put
 
-        def save(*items, **kwargs):
+        def put(items, **kwargs):
             if self._armed and any(isinstance(getattr(item, "record", None), Recorded)
                                    and isinstance(item.record.event, SetBattleFinished) for item in items):
                 self._armed = False
                 self.refused += 1
                 raise OperationalError("database is locked")
-            return real(*items, **kwargs)
+            return real(items, **kwargs)
 
-        monkeypatch.setattr(battles.store, "save", save)
+        monkeypatch.setattr(battles.store.events, "put", put)
 
 
 def stored_topics(battles: Battles, set_id: str) -> list[str]:

@@ -31,19 +31,19 @@ class Racer:
         self.conflicts = 0
         self.results: list[Submitted] = []
         self.rejected = 0
-        real_save = self.battles.store.save
+        real_put = self.battles.store.events.put
 
-        def save(*items, **kwargs):
+        def put(items, **kwargs):
             if self.armed:  # only the first attempt of a raced command waits for the other
                 self.armed = False
                 self.barrier.wait(TIMEOUT)
             try:
-                return real_save(*items, **kwargs)
+                return real_put(items, **kwargs)
             except IntegrityError:
                 self.conflicts += 1
                 raise
 
-        self.battles.store.save = save
+        self.battles.store.events.put = put
 
     def submit(self, bid: str, seat: str, command: dict) -> None:
         self.armed = True

@@ -1,0 +1,174 @@
+"""The state cache follows the log (domain/freshness.py): a process decides commands and
+answers reads from its cache without reading each battle's tail, and still never acts on a
+state another process has moved on.
+
+Two `Battles` on one store stand for two worker processes.
+"""
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from domain.battles import Battles
+from domain.engine.errors import StaleState
+from domain.freshness import LogFollower
+from domain.store import StateCache
+from tests.storage.helpers import PLAYERS, RULESET
+
+MULLIGAN = {"type": "mulligan", "cards": []}
+
+
+@pytest.fixture
+def pair(db_url):
+    a, b = Battles(db_url), Battles(db_url)
+    yield a, b
+    a.close()
+    b.close()
+
+
+def first_awaited(battles: Battles, bid: str) -> str:
+    return sorted(RULESET.awaiting(battles.load(bid).game))[0]
+
+
+def test_a_sole_writer_decides_from_its_cache_and_its_syncs_pass_nothing(sqlite_url):
+    # Given one process creating battles and acting in them
+    with Battles(sqlite_url) as battles:
+        made = [battles.create("deckduel", PLAYERS, revealed=bytes([n]) * 32) for n in range(3)]
+        for created in made:
+            for seat in ("p1", "p2"):
+                battles.submit(created.battle_id, seat, MULLIGAN)
+        # then every sync of its writer found the log where its own writes left it
+        assert battles.follower.syncs >= 1
+        assert battles.follower.passed == 0
+        assert battles.follower.head == battles.store.recorder.max_notification_id()
+
+
+def test_a_command_after_another_process_moved_the_battle_on_is_decided_on_the_new_state(pair):
+    a, b = pair
+    # Given a battle that process A created and holds in its cache at the creation's seq
+    created = a.create("deckduel", PLAYERS, revealed=b"\x07" * 32)
+    bid = created.battle_id
+    assert a.cache.get(bid).seq == created.seq
+    # When process B acts in it
+    moved = b.submit(bid, "p1", MULLIGAN)
+    # Then A, acting for the other seat with the seq B left, is decided on B's state
+    answer = a.submit(bid, "p2", MULLIGAN, expected_seq=moved.seq)
+    assert answer.records[0].seq == moved.seq + 1
+    assert a.follower.passed >= len(moved.records)
+    # and A's latest state, as a synced read sees it, is the log's
+    assert a.latest_later(bid).result(10).seq == answer.seq == b.load(bid).seq
+
+
+def test_a_stale_expected_seq_is_still_refused_after_a_sync(pair):
+    a, b = pair
+    created = a.create("deckduel", PLAYERS, revealed=b"\x08" * 32)
+    b.submit(created.battle_id, "p1", MULLIGAN)
+    # The client saw only the creation: B's command makes that stale, in A too
+    with pytest.raises(StaleState):
+        a.submit(created.battle_id, "p2", MULLIGAN, expected_seq=created.seq)
+
+
+def test_a_synced_read_sees_another_process_s_write(pair):
+    a, b = pair
+    created = a.create("deckduel", PLAYERS, revealed=b"\x09" * 32)
+    moved = b.submit(created.battle_id, "p1", MULLIGAN)
+    # A's cache held the creation; the read syncs first, drops it, and reports no state
+    assert a.latest_later(created.battle_id).result(10) is None
+    assert a.load(created.battle_id).seq == moved.seq
+
+
+def test_a_battle_not_in_the_cache_reads_as_none():
+    with Battles("sqlite:///:memory:") as battles:
+        assert battles.latest_later(str(uuid.uuid4())).result(10) is None
+
+
+class FakeState:
+    def __init__(self, seq: int):
+        self.seq = seq
+
+
+class FakeNote:
+    def __init__(self, note_id: int, battle: uuid.UUID, version: int):
+        self.id, self.originator_id, self.originator_version = note_id, battle, version
+
+
+class FakeRecorder:
+    def __init__(self) -> None:
+        self.notes: list[FakeNote] = []
+
+    def max_notification_id(self) -> int:
+        return self.notes[-1].id if self.notes else 0
+
+    def select_notifications(self, start, limit, inclusive_of_start=True):
+        return [n for n in self.notes if n.id > (start or 0)][:limit]
+
+
+class FakeStore:
+    def __init__(self) -> None:
+        self.recorder = FakeRecorder()
+
+
+def test_a_state_read_before_a_sync_passed_another_writer_is_not_cached():
+    store, cache = FakeStore(), StateCache(16)
+    follower = LogFollower(store, cache)
+    battle = uuid.uuid4()
+    # Given a load that began while the follower was at generation 0
+    began = follower.generation
+    # When another writer appends to that battle and a sync passes it (nothing was cached)
+    store.recorder.notes.append(FakeNote(1, battle, 5))
+    follower.sync()
+    # Then the loaded state (read before the append, at seq 4) is refused
+    follower.cache(str(battle), FakeState(4), began)
+    assert cache.get(str(battle)) is None
+    # while one read after the sync is kept
+    follower.cache(str(battle), FakeState(5), follower.generation)
+    assert cache.get(str(battle)).seq == 5
+
+
+def test_a_sync_drops_only_the_states_older_than_the_log():
+    store, cache = FakeStore(), StateCache(16)
+    follower = LogFollower(store, cache)
+    moved, level = uuid.uuid4(), uuid.uuid4()
+    cache.put(str(moved), FakeState(3))
+    cache.put(str(level), FakeState(7))
+    # Another writer appended seq 4 of one, and this process's own seq 7 of the other shows up
+    store.recorder.notes += [FakeNote(1, moved, 4), FakeNote(2, level, 7)]
+    follower.sync()
+    assert cache.get(str(moved)) is None
+    assert cache.get(str(level)).seq == 7
+    assert follower.head == 2
+
+
+def test_own_writes_that_follow_the_head_move_it_and_others_do_not():
+    store, cache = FakeStore(), StateCache(16)
+    follower = LogFollower(store, cache)
+    follower.wrote([1, 2, 3])
+    assert follower.head == 3
+    follower.wrote([5, 6])          # 4 is someone else's: the next sync must read it
+    assert follower.head == 3
+
+
+def test_the_service_sizes_its_state_cache_from_the_environment(sqlite_url, monkeypatch):
+    from api.services import Settings, bootstrap
+
+    monkeypatch.setenv("RINGSIDE_DATABASE_URL", sqlite_url)
+    monkeypatch.setenv("RINGSIDE_STATE_CACHE", "500")
+    services = bootstrap()
+    try:
+        assert services.battles.cache.size == 500
+    finally:
+        services.close()
+    monkeypatch.delenv("RINGSIDE_STATE_CACHE")
+    assert Settings.from_env().state_cache == 16384
+
+
+@pytest.mark.parametrize("raw", ["many", "0", "-5", "1.5", "²", "9" * 40, "10000001"])
+def test_a_bad_state_cache_size_is_one_error_naming_the_variable(monkeypatch, raw):
+    from api.services import Settings
+    from domain.engine.errors import InvalidInput
+
+    monkeypatch.setenv("RINGSIDE_STATE_CACHE", raw)
+    with pytest.raises(InvalidInput) as err:
+        Settings.from_env()
+    assert err.value.message.startswith("RINGSIDE_STATE_CACHE: a whole number from 1 to 10,000,000, not ")
