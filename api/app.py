@@ -9,6 +9,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import errors, streams
+from .fast import FastRoutes
 from .json import OrjsonResponse
 from .routes import battles, replays, rulesets, sets, viewer, views
 from .services import Services, Settings, bootstrap
@@ -37,6 +38,8 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     app.state.timelines = Timelines()
     errors.install(app)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, per_path=UPLOAD_PATHS)
+    # Outermost, so the requests it answers skip every other layer (api/fast.py).
+    app.add_middleware(FastRoutes, services=services, body_limit=MAX_BODY_BYTES)
     for module in (rulesets, views, battles, sets, replays, viewer, streams):
         app.include_router(module.router)
     return app

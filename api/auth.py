@@ -12,7 +12,11 @@ from .services import Services
 
 def bearer(request: Request, query_token: str | None = None) -> str | None:
     """The token from `Authorization: Bearer <token>` (or a `token` query parameter)."""
-    header = request.headers.get("authorization")
+    return bearer_of(request.headers.get("authorization"), query_token)
+
+
+def bearer_of(header: str | None, query_token: str | None = None) -> str | None:
+    """`bearer`, given the Authorization header's value."""
     if header:
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():

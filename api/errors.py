@@ -83,10 +83,25 @@ def short_json(value: Any, depth: int = 0) -> Any:
     return clip(str(value), MAX_DETAIL)
 
 
+def ringside_response(exc: RingsideError) -> Response:
+    return error_response(STATUS_BY_CODE.get(exc.code, 400), exc.code, exc.message, exc.details)
+
+
+def store_down_response(exc: PersistenceError) -> Response:
+    log.warning("event store error: %s", exc)
+    return error_response(503, "unavailable", "the event store is unavailable; retry")
+
+
+def bug_response(method: str, path: str) -> Response:
+    """For an exception nothing else handles (logged here, with its traceback)."""
+    log.exception("unhandled error on %s %s", method, path)
+    return error_response(500, "internal", "internal error")
+
+
 def install(app: FastAPI) -> None:
     @app.exception_handler(RingsideError)
     async def ringside_error(request: Request, exc: RingsideError) -> Response:
-        return error_response(STATUS_BY_CODE.get(exc.code, 400), exc.code, exc.message, exc.details)
+        return ringside_response(exc)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
@@ -109,13 +124,11 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(PersistenceError)
     async def store_down(request: Request, exc: PersistenceError) -> Response:
-        log.warning("event store error: %s", exc)
-        return error_response(503, "unavailable", "the event store is unavailable; retry")
+        return store_down_response(exc)
 
     @app.exception_handler(Exception)
     async def server_bug(request: Request, exc: Exception) -> Response:
-        log.exception("unhandled error on %s %s", request.method, request.url.path)
-        return error_response(500, "internal", "internal error")
+        return bug_response(request.method, request.url.path)
 
 
 def field_of(loc: list[Any]) -> str:

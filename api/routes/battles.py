@@ -2,18 +2,21 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Path, Query, Request
+from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
+from domain.battles import Battles
+from domain.engine.battle import BattleState
 from domain.engine.events import Viewer, wire_event
 from domain.engine.ruleset import get_ruleset
 from domain.engine.wire import check_wire
 from domain.reading import Sight
 from replays import format as replay_format
 
-from ..auth import bearer, require_admin, seat_of
+from ..auth import bearer, require_admin
 from ..errors import ApiError
 from ..json import json_response
 from .models import (BATTLE_LINKS, ERRORS, LEGAL_LINKS, SUBMITTED_LINKS, CreateBattle, CreatedBattleOut, EventsOut,
@@ -58,14 +61,29 @@ def battle_view(battle_id: BattleId, request: Request, view_as: ViewAs = None) -
 
 
 @router.get("/battles/{battle_id}/legal", responses={200: {"model": LegalOut, "links": LEGAL_LINKS}, **ERRORS})
-def legal_commands(battle_id: BattleId, request: Request) -> Response:
-    services = services_of(request)
-    seat = seat_of(services, battle_id, bearer(request))
-    state = services.battles.load(battle_id)
-    awaiting = sorted(services.battles.ruleset_of(state).awaiting(state.game)) if state.outcome is None else []
+async def legal_commands(battle_id: BattleId, request: Request) -> Response:
+    return await legal_of(services_of(request).battles, battle_id, bearer(request))
+
+
+async def legal_of(battles: Battles, battle_id: str, token: str | None) -> Response:
+    """The seat's legal commands: the route, and the fast path in front of it (api/fast.py)."""
+    if token is None:
+        raise ApiError("unauthorized", "a seat token is required (Authorization: Bearer <token>)")
+    # The latest state, from the cache once the writer has synced it with the log (no thread
+    # hop, no store read); a battle not in the cache is loaded off the loop.
+    state = await asyncio.wrap_future(battles.latest_later(battle_id))
+    if state is None:
+        return await run_in_threadpool(legal_answer, battles, battle_id, token, None)
+    return legal_answer(battles, battle_id, token, state)
+
+
+def legal_answer(battles: Battles, battle_id: str, token: str, state: BattleState | None) -> Response:
+    state = state or battles.load(battle_id)
+    seat = battles.reading.token_seat(battle_id, token, state)
+    awaiting = sorted(battles.ruleset_of(state).awaiting(state.game)) if state.outcome is None else []
     return json_response({"battle_id": battle_id, "seat": seat, "seq": state.seq, "awaiting": awaiting,
                           "ended": state.outcome is not None,
-                          "legal": services.battles.legal(battle_id, seat, state) if seat in awaiting else []})
+                          "legal": battles.legal(battle_id, seat, state) if seat in awaiting else []})
 
 
 @router.post("/battles/{battle_id}/commands",
@@ -74,7 +92,13 @@ async def submit_command(battle_id: BattleId, body: SubmitCommand, request: Requ
                          idempotency_key: Annotated[str | None, Header()] = None) -> Response:
     """Act for the token's seat. `expected_seq` refuses a stale client (409); a repeated
     `Idempotency-Key` returns the first answer and appends nothing."""
-    token = bearer(request)
+    return await submit(services_of(request).battles, battle_id, body.command, body.expected_seq,
+                        bearer(request), idempotency_key)
+
+
+async def submit(battles: Battles, battle_id: str, command: dict[str, Any], expected_seq: int | None,
+                 token: str | None, idempotency_key: str | None) -> Response:
+    """A command for the token's seat: the route, and the fast path in front of it (api/fast.py)."""
     if token is None:
         raise ApiError("unauthorized", "a seat token is required (Authorization: Bearer <token>)")
     if idempotency_key is not None:
@@ -84,9 +108,8 @@ async def submit_command(battle_id: BattleId, body: SubmitCommand, request: Requ
         check_wire(idempotency_key, "Idempotency-Key")
     # The event loop never waits on the store: the group-commit writer decides, saves and
     # answers; this coroutine resumes once the batch has committed.
-    submitted = services_of(request).battles.submit_later(battle_id, body.command, token=token,
-                                                          expected_seq=body.expected_seq,
-                                                          idempotency_key=idempotency_key)
+    submitted = battles.submit_later(battle_id, command, token=token, expected_seq=expected_seq,
+                                     idempotency_key=idempotency_key)
     done = await asyncio.wrap_future(submitted)
     viewer = Viewer(seat=done.seat)
     return json_response({"seq": done.seq, "events": [wire_event(r, viewer, done.public) for r in done.records]})

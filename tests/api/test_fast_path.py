@@ -1,0 +1,95 @@
+"""The hot routes' fast path (api/fast.py) answers exactly as the documented routes do.
+
+A body sent in chunks, with no Content-Length, always goes through FastAPI: each request
+below is sent both ways, and the two answers must be the same, refusals included.
+"""
+from __future__ import annotations
+
+import pytest
+
+from tests.api.helpers import auth, create
+
+BAD_BODIES = [
+    b'{"command": {"type": "mulligan", "cards": []}, "extra": 1}',
+    b'{"command": "mulligan"}',
+    b'{"command": {"type": "mulligan", "cards": [123456789012345678901234567890]}}',
+    b'{"command": {"type": "mulligan", "cards": ["\\ud800"]}}',
+    b'{"command": {"type": "mulligan", "cards": [NaN]}}',
+    b'{"command": {"type": "mulligan", "cards": []}, "expected_seq": -1}',
+    b'{"command": {"type": "mulligan", "cards": []}, "expected_seq": true}',
+    b'{"command": {"type": "mulligan", "cards": []}, "expected_seq": 9223372036854775808}',
+    b'{"command": {"type": "mulligan"',
+    b'[]',
+    b'',
+    b'{"command": {"type": "mulligan", "cards": ["no_such_card"]}}',
+    b'{"command": {"type": "no_such_command"}}',
+    b'{"command": {"type": "mulligan", "cards": []}, "expected_seq": 1}',
+]
+
+
+def both_ways(client, path: str, body: bytes, headers: dict[str, str]):
+    """(the fast path's answer, the framework route's answer) as (status, JSON)."""
+    fast = client.post(path, content=body, headers={"Content-Type": "application/json", **headers})
+    framework = client.post(path, content=iter([body]), headers={"Content-Type": "application/json", **headers})
+    assert "content-length" not in framework.request.headers
+    return (fast.status_code, fast.json()), (framework.status_code, framework.json())
+
+
+@pytest.mark.parametrize("body", BAD_BODIES)
+def test_a_refused_body_reads_the_same_on_both_paths(client, body):
+    battle = create(client)
+    path = f"/battles/{battle['battle_id']}/commands"
+    fast, framework = both_ways(client, path, body, auth(battle["seat_tokens"]["p1"]))
+    assert fast == framework
+    assert 400 <= fast[0] < 500
+
+
+@pytest.mark.parametrize("headers", [{}, {"Authorization": "Basic abc"}, auth("not-a-seat-token"),
+                                     {"Idempotency-Key": "k" * 201}])
+def test_refused_credentials_and_headers_read_the_same_on_both_paths(client, headers):
+    battle = create(client)
+    if "Idempotency-Key" in headers:
+        headers = {**headers, **auth(battle["seat_tokens"]["p1"])}
+    body = b'{"command": {"type": "mulligan", "cards": []}}'
+    fast, framework = both_ways(client, f"/battles/{battle['battle_id']}/commands", body, headers)
+    assert fast == framework
+    assert fast[0] in (400, 401, 403)
+
+
+@pytest.mark.parametrize("battle_id", ["nope", "0" * 64, "0" * 65])
+def test_an_unknown_or_overlong_battle_id_reads_the_same_on_both_paths(client, battle_id):
+    body = b'{"command": {"type": "mulligan", "cards": []}}'
+    fast, framework = both_ways(client, f"/battles/{battle_id}/commands", body, auth("token"))
+    assert fast == framework
+    assert fast[0] in (404, 422)
+
+
+def test_an_accepted_command_and_its_repeat_answer_the_same_on_both_paths(client):
+    body = b'{"command": {"type": "mulligan", "cards": []}}'
+    answers = []
+    for chunked in (False, True):
+        battle = create(client)
+        headers = {"Content-Type": "application/json", "Idempotency-Key": "once",
+                   **auth(battle["seat_tokens"]["p1"])}
+        content = iter([body]) if chunked else body
+        first = client.post(f"/battles/{battle['battle_id']}/commands", content=content, headers=headers)
+        again = client.post(f"/battles/{battle['battle_id']}/commands", content=body, headers=headers)
+        assert first.status_code == again.status_code == 200
+        assert first.json() == again.json()
+        answers.append(first.json())
+    # Two battles with their own seeds: the same events at the same seqs, the chain aside
+    for answer in answers:
+        for event in answer["events"]:
+            event.pop("chain")
+    assert answers[0] == answers[1]
+
+
+def test_the_legal_commands_fast_path_refuses_as_the_route_documents(client):
+    battle = create(client)
+    bid = battle["battle_id"]
+    assert client.get(f"/battles/{bid}/legal").json()["error"]["code"] == "unauthorized"
+    assert client.get(f"/battles/{bid}/legal", headers=auth("wrong")).status_code == 403
+    assert client.get("/battles/nope/legal", headers=auth("wrong")).status_code == 404
+    assert client.get(f"/battles/{'0' * 65}/legal", headers=auth("wrong")).status_code == 422
+    legal = client.get(f"/battles/{bid}/legal", headers=auth(battle["seat_tokens"]["p2"])).json()
+    assert legal["seat"] == "p2" and legal["awaiting"] == ["p1", "p2"] and legal["legal"]
