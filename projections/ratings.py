@@ -53,7 +53,8 @@ class Leaderboards(Projection):
 
         self.model = PlackettLuce()
 
-    def project(self, owner_id: str, rec: Recorded, position: int, batch_end: bool = True) -> list[Op]:
+    def project(self, owner_id: str, rec: Recorded, position: int, batch_end: bool = True,
+                superseded: bool = False) -> list[Op]:
         event = rec.event
         if isinstance(event, SetCreated):
             sides = seated(event.players, table_of(event.ruleset, event.public_setup))
@@ -105,7 +106,8 @@ class PlayerHistory(Projection):
     name = "history"
     topics = frozenset(c.TOPIC for c in (BattleCreated, BattleEnded, SetCreated, SetEnded))
 
-    def project(self, owner_id: str, rec: Recorded, position: int, batch_end: bool = True) -> list[Op]:
+    def project(self, owner_id: str, rec: Recorded, position: int, batch_end: bool = True,
+                superseded: bool = False) -> list[Op]:
         event = rec.event
         if isinstance(event, (BattleCreated, SetCreated)):
             setup = event.setup if isinstance(event, BattleCreated) else event.public_setup

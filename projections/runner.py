@@ -51,10 +51,11 @@ class Views:
         return None if any(p is None for p in found) else min(found)  # type: ignore[type-var]
 
     def process(self, owner_id: str, rec: Any, position: int, known: dict[str, int] | None = None,
-                batch_end: bool = True) -> None:
+                batch_end: bool = True, superseded: bool = False) -> None:
         """Offer one logged record to every view not yet past it, in one atomic store step.
         Bookkeeping records (keys, set membership) change no view but move positions past them.
-        `known` holds the views' positions when the caller already read them."""
+        `known` holds the views' positions when the caller already read them; `batch_end` and
+        `superseded` are what the caller knows of the records after it (`Projection.project`)."""
         positions = known if known is not None else self.store.positions()
         changes: dict[str, list[Op]] = {}
         for i, projection in enumerate(self.projections):
@@ -66,7 +67,7 @@ class Views:
                 self._applied[projection.name] = 0
             if stored >= position:
                 continue
-            changes[projection.name] = (projection.project(owner_id, rec, position, batch_end)
+            changes[projection.name] = (projection.project(owner_id, rec, position, batch_end, superseded)
                                         if isinstance(rec, Recorded) and projection.reads(rec) else [])
         if any(changes.values()):
             for name in self.store.apply_views(changes, position):
@@ -98,9 +99,13 @@ class Views:
             wanted = self.wanted
             records = [None if note.topic in BLOB_TOPICS or (wanted is not None and note.topic not in wanted)
                        else mapper.to_domain_event(note) for note in page]
+            # Under load a page holds several batches of a busy battle: the views that show
+            # only its latest state are rendered once, for the last of them.
+            last = {note.originator_id: i for i, note in enumerate(page) if records[i] is not None}
             for i, note in enumerate(page):
-                self.process(str(note.originator_id), records[i], note.id, positions,
-                             batch_end=not continues(page, records, i))
+                ends = not continues(page, records, i)
+                self.process(str(note.originator_id), records[i], note.id, positions, batch_end=ends,
+                             superseded=ends and last.get(note.originator_id, i) > i)
             self.settle()
             start = page[-1].id
             seen += len(page)

@@ -30,14 +30,15 @@ class BattleViews(Projection):
 
     def __init__(self, battles: Battles, store: ViewStore):
         super().__init__(battles, store)
-        self.folder = Folder(battles)
+        self.folder = Folder.of(battles)
 
-    def project(self, owner_id: str, rec: Recorded, position: int, batch_end: bool = True) -> list[Op]:
+    def project(self, owner_id: str, rec: Recorded, position: int, batch_end: bool = True,
+                superseded: bool = False) -> list[Op]:
         if rec.event.TOPIC.startswith("sets."):
             return []
         state = self.folder.advance(owner_id, rec)
-        if state.game is None or not batch_end:
-            return []
+        if state.game is None or not batch_end or superseded:
+            return []       # the later batch's views replace these at once
         ops: list[Op] = []
         viewers = [("spectator", Viewer()), *((seat, Viewer(seat=seat)) for seat in state.table.seats)]
         for name, viewer in viewers:
@@ -61,7 +62,7 @@ class AiMemory(Projection):
 
     def __init__(self, battles: Battles, store: ViewStore):
         super().__init__(battles, store)
-        self.folder = Folder(battles)
+        self.folder = Folder.of(battles)
         self.memories: OrderedDict[tuple[str, str], Memory] = OrderedDict()
 
     def memory(self, battle_id: str, seat: str) -> Memory:
@@ -69,7 +70,7 @@ class AiMemory(Projection):
         if found is None:
             found = self.recall(battle_id, seat)
         self.memories[(battle_id, seat)] = found
-        while len(self.memories) > 2048:
+        while len(self.memories) > 2 * self.folder.size:     # two seats a battle, as a rule
             self.memories.popitem(last=False)
         return found
 
@@ -77,7 +78,8 @@ class AiMemory(Projection):
         stored = read_memory(self.store, battle_id, seat)
         return Memory.from_json(stored) if stored is not None else Memory(seat)
 
-    def project(self, owner_id: str, rec: Recorded, position: int, batch_end: bool = True) -> list[Op]:
+    def project(self, owner_id: str, rec: Recorded, position: int, batch_end: bool = True,
+                superseded: bool = False) -> list[Op]:
         if rec.event.TOPIC.startswith("sets."):
             return []
         state = self.folder.advance(owner_id, rec)

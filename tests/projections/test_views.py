@@ -179,3 +179,30 @@ def test_views_that_read_few_topics_rebuild_alone_to_the_same_contents(logged):
     assert alone.store._data == {k: v for k, v in views.store._data.items() if k.startswith(kept)}
     assert alone.store.positions() == {k: v for k, v in views.store.positions().items()
                                        if k in ("leaderboards", "history")}
+
+
+def test_the_views_share_one_folder_that_folds_each_battle_once(sqlite_url):
+    # Given a service whose views follow its commands, batch by batch
+    with Battles(sqlite_url) as battles:
+        views = Views(battles, MemoryViewStore(prefix="t"))
+        folders = {id(p.folder) for p in views.projections if hasattr(p, "folder")}
+        assert len(folders) == 1, "the battle views and the AI memory fold into one folder"
+        folder = views.projections[0].folder
+        assert folder.size == battles.cache.size
+        made = [battles.create("deckduel", {"p1": "a", "p2": "b"}, revealed=bytes([n]) * 32) for n in range(3)]
+        views.catch_up()
+        for created in made:
+            for seat in ("p1", "p2"):
+                battles.submit(created.battle_id, seat, {"type": "mulligan", "cards": []})
+                views.catch_up()
+        # Then no battle was ever read back from the store to fold the next batch
+        assert folder.loads == 0
+        # and a battle the folder has forgotten is read back once, then folded on
+        folder.states.clear()
+        bid = made[0].battle_id
+        state = battles.load(bid)
+        seat = sorted(RULESET.awaiting(state.game))[0]
+        battles.submit(bid, seat, battles.legal(bid, seat, state)[0])
+        views.catch_up()
+        assert folder.loads == 1
+        assert views.store.get(views.store.key("battles", bid, "spectator")) == battles.view(bid, Viewer())
