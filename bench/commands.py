@@ -4,7 +4,9 @@
 
 For each store, in one run: the baseline (bench/minimal.py, a minimal FastAPI + orjson POST
 endpoint on the same server stack and worker count), then `ringside serve` on a fresh store
-(SQLite: one worker; PostgreSQL: two workers, a fresh schema, Redis for views and fan-out):
+(SQLite: one worker; PostgreSQL: the README's production setup, two workers with
+`RINGSIDE_PROJECTIONS=external` and one `ringside projections run` beside them, a fresh
+schema, Redis for views and fan-out):
   - creates: wrk POSTs /battles (deckduel); the answers' seat tokens feed the next steps;
   - commands: wrk POSTs one real command per request: each deckduel battle opens with both
     seats awaited for the mulligan, so `keep the hand` is a durable command for each seat
@@ -140,26 +142,41 @@ def ringside(workdir: Path, db: str, redis: str | None, workers: int, seconds: i
     url = f"http://127.0.0.1:{port}"
     env = {k: v for k, v in os.environ.items() if not k.startswith("RINGSIDE_")}
     env["RINGSIDE_REDIS_PREFIX"] = f"bench{uuid.uuid4().hex[:8]}"
-    cmd = [str(Path(sys.executable).parent / "ringside"), "serve", "--port", str(port), "--db", db,
-           "--workers", str(workers), *(["--redis", redis] if redis else [])]
-    with serving(cmd, workdir, env, url, "/rulesets"):
-        prefix = workdir / f"created-{port}"
-        creates = wrk(url, CREATE_LUA, [str(prefix)], seconds, connections)
-        # Enough fresh battles for the commands (two per battle), topped up unmeasured.
-        for part in range(1, 7):
-            if len(created_pairs(prefix)) >= 3000 * seconds:
-                break
-            wrk(url, CREATE_LUA, [str(workdir / f"more{part}-{port}")], seconds, connections)
-            for extra in workdir.glob(f"more{part}-{port}.*"):
-                extra.rename(prefix.parent / f"{prefix.name}.x{part}{extra.suffix}")
-        pairs = created_pairs(prefix)
-        # Let the projections finish the creations before measuring.
-        wait_until(lambda: pairs[-1][0] in {b["battle_id"] for b in httpx.get(url + "/battles?limit=500").json()["battles"]},
-                   timeout=300, what="the views to catch up")
-        listing = workdir / f"pairs-{port}.txt"
-        listing.write_text("".join(f"{i} {b} {t}\n" for i, (b, t) in enumerate(pairs)))
-        commands = wrk(url, COMMANDS_LUA, [str(listing)], seconds, connections)
-        reads = wrk(url, READS_LUA, [str(listing)], seconds, connections)
+    ringside_cmd = str(Path(sys.executable).parent / "ringside")
+    cmd = [ringside_cmd, "serve", "--port", str(port), "--db", db, "--workers", str(workers),
+           *(["--redis", redis] if redis else [])]
+    runner = None
+    if redis:       # the production setup: one projection runner beside the workers
+        env["RINGSIDE_PROJECTIONS"] = "external"
+        runner = subprocess.Popen([ringside_cmd, "projections", "run", "--db", db, "--redis", redis], cwd=workdir,
+                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        with serving(cmd, workdir, env, url, "/rulesets"):
+            return measure(url, workdir, port, seconds, connections)
+    finally:
+        if runner is not None:
+            stop(runner)
+
+
+def measure(url: str, workdir: Path, port: int, seconds: int, connections: int) -> dict[str, dict[str, float]]:
+    """Creates, then commands and reads over the battles created."""
+    prefix = workdir / f"created-{port}"
+    creates = wrk(url, CREATE_LUA, [str(prefix)], seconds, connections)
+    # Enough fresh battles for the commands (two per battle), topped up unmeasured.
+    for part in range(1, 7):
+        if len(created_pairs(prefix)) >= 3000 * seconds:
+            break
+        wrk(url, CREATE_LUA, [str(workdir / f"more{part}-{port}")], seconds, connections)
+        for extra in workdir.glob(f"more{part}-{port}.*"):
+            extra.rename(prefix.parent / f"{prefix.name}.x{part}{extra.suffix}")
+    pairs = created_pairs(prefix)
+    # Let the projections finish the creations before measuring.
+    wait_until(lambda: pairs[-1][0] in {b["battle_id"] for b in httpx.get(url + "/battles?limit=500").json()["battles"]},
+               timeout=300, what="the views to catch up")
+    listing = workdir / f"pairs-{port}.txt"
+    listing.write_text("".join(f"{i} {b} {t}\n" for i, (b, t) in enumerate(pairs)))
+    commands = wrk(url, COMMANDS_LUA, [str(listing)], seconds, connections)
+    reads = wrk(url, READS_LUA, [str(listing)], seconds, connections)
     return {"creates": creates, "commands": commands, "reads": reads}
 
 
