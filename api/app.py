@@ -1,6 +1,7 @@
 """The FastAPI application: routers, JSON errors, body limits, and the services they share."""
 from __future__ import annotations
 
+import sys
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 
@@ -15,6 +16,11 @@ from .routes import battles, replays, rulesets, sets, viewer, views
 from .services import Services, Settings, bootstrap
 from .timelines import Timelines
 
+# How long a thread may hold the interpreter lock while another waits for it (CPython's
+# default is 5 ms). The service's threads hand work to one another (the event loop, the
+# group-commit writer, the projection runner), and the writer takes the lock back after each
+# store call: at 5 ms a wait, a command's few hand-offs alone could cost tens of ms.
+SWITCH_SECONDS = 0.0005
 MAX_BODY_BYTES = 1024 * 1024        # a JSON request body; the largest real one (a ring setup) is ~10 KB
 # Replay uploads (JSONL or gzip): their routes inflate them under limits of their own.
 UPLOAD_PATHS = {"/replays/verify": replays.MAX_REPLAY_BYTES, "/replays/at": replays.MAX_REPLAY_BYTES,
@@ -26,6 +32,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        sys.setswitchinterval(SWITCH_SECONDS)
         services.start()
         try:
             yield

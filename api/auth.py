@@ -34,10 +34,15 @@ def seat_of(services: Services, battle_id: str, token: str | None) -> str:
 
 def require_admin(request: Request, services: Services) -> None:
     """Creating battles and sets needs the admin token when RINGSIDE_ADMIN_TOKEN is set."""
+    require_admin_token(services, request.headers.get("authorization"))
+
+
+def require_admin_token(services: Services, authorization: str | None) -> None:
+    """`require_admin`, given the Authorization header's value."""
     expected = services.settings.admin_token
     if expected is None:
         return
-    token = bearer(request)
+    token = bearer_of(authorization)
     if token is None:
         raise ApiError("unauthorized", "the admin token is required (Authorization: Bearer <token>)")
     if not hmac.compare_digest(token.encode(), expected.encode()):

@@ -16,11 +16,12 @@ from domain.engine.wire import check_wire
 from domain.reading import Sight
 from replays import format as replay_format
 
-from ..auth import bearer, require_admin
+from ..auth import bearer, require_admin_token
 from ..errors import ApiError
 from ..json import json_response
+from ..services import Services
 from .models import (BATTLE_LINKS, ERRORS, LEGAL_LINKS, SUBMITTED_LINKS, CreateBattle, CreatedBattleOut, EventsOut,
-                     LegalOut, SubmitCommand, SubmittedOut, ViewOut)
+                     LegalOut, SubmitCommand, SubmittedOut, ViewOut, with_delay)
 
 router = APIRouter(tags=["battles"])
 BattleId = Annotated[str, Path(max_length=64)]
@@ -44,12 +45,17 @@ def sight_of(request: Request, battle_id: str, view_as: str | None = None) -> Si
              responses={201: {"model": CreatedBattleOut, "links": BATTLE_LINKS}, **ERRORS})
 async def create_battle(body: CreateBattle, request: Request) -> Response:
     """Create a battle; the answer holds one secret token per seat (only hashes are kept)."""
-    services = services_of(request)
-    require_admin(request, services)
-    setup = body.full_setup(get_ruleset(body.ruleset).fresh_setup())
+    return await create(services_of(request), body, request.headers.get("authorization"))
+
+
+async def create(services: Services, body: Any, authorization: str | None) -> Response:
+    """A battle from a create body (`CreateBattle`, or its twin in api/fast.py): the route, and
+    the fast path in front of it."""
+    require_admin_token(services, authorization)
+    setup = with_delay(body.setup, body.spectator_delay, get_ruleset(body.ruleset).fresh_setup())
     # Deciding the opening batch is pure CPU; only the commit is waited for, off the loop.
     made = await asyncio.wrap_future(services.battles.create_later(
-        body.ruleset, body.player_entries(), setup, seed_nonces=body.seed_nonces, private=body.private))
+        body.ruleset, dict(body.players), setup, seed_nonces=body.seed_nonces, private=body.private))
     return json_response({"battle_id": made.battle_id, "seat_tokens": made.seat_tokens,
                           "seed_commitment": made.seed_commitment, "seq": made.seq}, status=201)
 

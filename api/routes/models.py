@@ -56,10 +56,15 @@ class CreateBattle(Strict):
         return dict(self.players)
 
     def full_setup(self, default: dict[str, Any]) -> dict[str, Any] | None:
-        """The setup with the spectator delay folded in (the engine keeps it in the setup)."""
-        if self.spectator_delay is None:
-            return self.setup
-        return {**(self.setup if self.setup is not None else default), "spectator_delay": self.spectator_delay}
+        return with_delay(self.setup, self.spectator_delay, default)
+
+
+def with_delay(setup: dict[str, Any] | None, spectator_delay: int | None,
+               default: dict[str, Any]) -> dict[str, Any] | None:
+    """The setup with the spectator delay folded in (the engine keeps it in the setup)."""
+    if spectator_delay is None:
+        return setup
+    return {**(setup if setup is not None else default), "spectator_delay": spectator_delay}
 
 
 class CreateSet(CreateBattle):
