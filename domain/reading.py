@@ -19,6 +19,7 @@ import msgspec
 from domain.engine.battle import BattleState
 from domain.engine.errors import RingsideError, SeqOutOfRange
 from domain.engine.events import Recorded, Viewer, wire_event
+from domain.engine.memo import StateMemo
 from domain.engine.ruleset import ruleset_of
 from replays import format as replay_format
 
@@ -29,10 +30,26 @@ if TYPE_CHECKING:
 def view_json(state: BattleState, viewer: Viewer) -> dict[str, Any]:
     """The view of a battle's state for `viewer`: everything, once the battle is public. The
     state is None while the create batch has not started the game yet (its first seqs)."""
-    shown = viewer if not state.public else Viewer(seat=viewer.seat, omniscient=True)
-    game = ruleset_of(state.created).view(state.game, shown) if state.game is not None else None
     return {"battle_id": state.battle_id, "ruleset": state.created.ruleset, "seq": state.seq,
-            "players": state.created.players, "outcome": msgspec.to_builtins(state.outcome), "state": game}
+            "players": state.created.players, "outcome": msgspec.to_builtins(state.outcome),
+            "state": game_view(state, viewer)}
+
+
+# Each state's game views by the viewer shown, while the state lives (domain/engine/memo.py):
+# the battle views, the AI memory and the readers of one cached state all ask for the same.
+_VIEWS = StateMemo()
+
+
+def game_view(state: BattleState, viewer: Viewer) -> dict[str, Any] | None:
+    """The ruleset's view of the game for `viewer` (everything once the battle is public),
+    worked out once per state and viewer. Callers must not change what it returns."""
+    if state.game is None:
+        return None
+    shown = viewer if not state.public else Viewer(seat=viewer.seat, omniscient=True)
+    found = _VIEWS.get(state, shown)
+    if found is None:
+        found = _VIEWS.put(state, shown, ruleset_of(state.created).view(state.game, shown))
+    return found
 
 
 class Forbidden(RingsideError):

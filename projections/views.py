@@ -19,6 +19,7 @@ from domain.ai.memory import Memory
 from domain.battles import Battles
 from domain.engine.events import Recorded, Viewer, wire_event
 from domain.engine.ruleset import ruleset_of
+from domain.reading import game_view
 
 from .base import Folder, Projection
 from .ratings import Leaderboards, PlayerHistory
@@ -101,8 +102,7 @@ class AiMemory(Projection):
             if not batch_end:       # settling after a batch or after each event gives one memory
                 ops.append(("set", self.key(owner_id, seat, "meta"), self.meta(memory)))
                 continue
-            shown = Viewer(seat=seat, omniscient=True) if state.public else viewer
-            changed = memory.settle(ruleset, state.game, ruleset.view(state.game, shown))
+            changed = memory.settle(ruleset, state.game, game_view(state, viewer))
             if changed == "new":
                 ops.append(("rpush", self.key(owner_id, seat, "turns"), memory.turns[-1]))
             elif changed == "updated":

@@ -206,3 +206,18 @@ def test_the_views_share_one_folder_that_folds_each_battle_once(sqlite_url):
         views.catch_up()
         assert folder.loads == 1
         assert views.store.get(views.store.key("battles", bid, "spectator")) == battles.view(bid, Viewer())
+
+
+def test_a_state_s_view_is_rendered_once_per_viewer_and_equals_the_ruleset_s(logged):
+    from domain.reading import game_view
+
+    battles, _, singles, _ = logged
+    bid = singles[0].state.battle_id
+    live = battles.load(bid, at=40)         # mid-battle: not public yet
+    for viewer in (Viewer(), Viewer(seat="p1"), Viewer(seat="p2")):
+        first = game_view(live, viewer)
+        assert game_view(live, viewer) is first
+        assert first == RULESET.view(live.game, viewer)
+    assert game_view(live, Viewer(seat="p1")) != game_view(live, Viewer(seat="p2"))
+    ended = battles.load(bid)               # public: every seat sees everything
+    assert game_view(ended, Viewer(seat="p1")) == RULESET.view(ended.game, Viewer(seat="p1", omniscient=True))
