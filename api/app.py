@@ -39,8 +39,12 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         finally:
             services.close()
 
+    # FastAPI's native telemetry looks the OpenTelemetry providers up on every request, even
+    # when none is configured: on only when asked for (RINGSIDE_TELEMETRY).
+    traced = services.settings.telemetry
     app = FastAPI(title="Ringside", version="0.1.0", lifespan=lifespan, default_response_class=OrjsonResponse,
-                  description="Event-sourced battles: commands, views, streams, replays.")
+                  description="Event-sourced battles: commands, views, streams, replays.",
+                  telemetry={"tracing": traced, "metrics": traced, "logs": traced})
     app.state.services = services
     app.state.timelines = Timelines()
     errors.install(app)

@@ -29,6 +29,7 @@ class Settings:
     set_sweep_seconds: float = DEFAULT_EVERY_SECONDS    # how often sets left behind their battles move on
     house_sweep_seconds: float = HOUSE_SWEEP_SECONDS    # how often house seats due to act are looked for
     state_cache: int = DEFAULT_CACHE    # battle states kept in memory (and folded states per view runner)
+    telemetry: bool = False             # FastAPI's native OpenTelemetry, through the global providers
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -39,7 +40,8 @@ class Settings:
                    external_projections=os.environ.get("RINGSIDE_PROJECTIONS") == "external",
                    set_sweep_seconds=positive_seconds("RINGSIDE_SET_SWEEP_SECONDS", DEFAULT_EVERY_SECONDS),
                    house_sweep_seconds=positive_seconds("RINGSIDE_HOUSE_SWEEP_SECONDS", HOUSE_SWEEP_SECONDS),
-                   state_cache=count_setting("RINGSIDE_STATE_CACHE", DEFAULT_CACHE, MAX_STATE_CACHE))
+                   state_cache=count_setting("RINGSIDE_STATE_CACHE", DEFAULT_CACHE, MAX_STATE_CACHE),
+                   telemetry=switch_setting("RINGSIDE_TELEMETRY", False))
 
 
 MAX_SWEEP_SECONDS = 3600.0
@@ -69,6 +71,20 @@ def count_setting(name: str, default: int, most: int) -> int:
     if not (digits.isascii() and digits.isdigit() and len(digits) <= 12) or not 1 <= int(digits) <= most:
         raise InvalidInput(name, f"a whole number from 1 to {most:,}, not {raw[:20]!r}")
     return int(digits)
+
+
+SWITCH_WORDS = {"1": True, "true": True, "on": True, "yes": True, "0": False, "false": False, "off": False, "no": False}
+
+
+def switch_setting(name: str, default: bool) -> bool:
+    """On or off from the environment (1/0, true/false, on/off, yes/no); InvalidInput names it."""
+    raw = os.environ.get(name)
+    if not raw:
+        return default
+    found = SWITCH_WORDS.get(raw.strip().lower())
+    if found is None:
+        raise InvalidInput(name, f"on or off (1/0, true/false, on/off, yes/no), not {raw[:20]!r}")
+    return found
 
 
 class Background(Protocol):

@@ -98,7 +98,7 @@ class Battles:
         self.store = BattleStore(env=store_env(url))
         self.snapshot_every = snapshot_every
         self.cache = StateCache(cache_size)
-        self.follower = LogFollower(self.store, self.cache)
+        self.follower = LogFollower(self.store, self.cache, self._fast_forward)
         self.retries = retries
         self.committed: list[CommitListener] = []
         # One writer at a time in this process: concurrent SQLite writers would otherwise wait
@@ -329,6 +329,14 @@ class Battles:
         if at is None:
             self.follower.cache(str(bid), state, generation)
         return state
+
+    def _fast_forward(self, state: BattleState | None, note: Any) -> BattleState | None:
+        """`state` after the logged event `note` (its next seq), for the log follower; from
+        None, the battle a `BattleCreated` starts (None for any other first record)."""
+        if state is None and note.topic != BattleCreated.TOPIC:
+            return None
+        rec = self.store.mapper.to_domain_event(note)
+        return fold(ruleset_of(state.created if state is not None else rec.event), state, rec)
 
     def latest_later(self, battle_id: str) -> Future[BattleState | None]:
         """The battle's latest state as of a sync with the log that starts after this call,

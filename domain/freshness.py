@@ -8,7 +8,10 @@ id up to which the cache reflects the log:
 - this process's own commits move it on when they directly follow it: the writer caches
   the state after each of its batches itself;
 - `sync()` reads the notifications past it (one query, empty while this process is the only
-  writer), drops each cached state older than what another writer appended, and moves it on.
+  writer) and moves it on. A cached state that another writer's event directly follows is
+  fast-forwarded by that event (the notification carries it); one further behind is dropped.
+  A battle another writer creates is folded from its first event on, so every process
+  caches the battles in play, whichever worker took their commands.
 
 So right after a `sync()`, every cached state is its battle's latest: the group-commit writer
 syncs once per group and then decides each command against its cached state without reading
@@ -18,17 +21,23 @@ sync cannot drop what is not cached yet, so such a state could otherwise be cach
 """
 from __future__ import annotations
 
+import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 PAGE = 1000
 
 
 class LogFollower:
-    def __init__(self, store: Any, states: Any):
+    def __init__(self, store: Any, states: Any, advance: Callable[[Any, Any], Any] | None = None):
+        """`advance(state, notification)` is the state after the notification's event (from
+        None: the state its first event starts, or None if the notification starts none)."""
         self.store = store
         self.states = states
+        self.advance = advance
         self._lock = threading.Lock()
         self._sync_lock = threading.Lock()
         # Nothing is cached yet, so every cached state reflects the log up to its head now.
@@ -58,10 +67,7 @@ class LogFollower:
                 # (and dropped if older) or refused for its generation.
                 with self._lock:
                     for note in page:
-                        key = str(note.originator_id)
-                        cached = self.states.get(key)
-                        if cached is not None and cached.seq < note.originator_version:
-                            self.states.drop(key)
+                        self._follow(note)
                     self.generation += 1
                     self.passed += len(page)
                     last = page[-1].id
@@ -69,6 +75,24 @@ class LogFollower:
                 if len(page) < PAGE:
                     break
             self.syncs += 1
+
+    def _follow(self, note: Any) -> None:
+        key = str(note.originator_id)
+        cached = self.states.get(key)
+        seq = cached.seq if cached is not None else 0
+        if seq >= note.originator_version or (cached is None and note.originator_version != 1):
+            return
+        if self.advance is not None and seq + 1 == note.originator_version:
+            try:
+                found = self.advance(cached, note)
+            except Exception:       # a load from the store will do instead
+                log.exception("could not fast-forward %s to seq %d", key, note.originator_version)
+            else:
+                if found is not None:
+                    self.states.put(key, found)
+                    return
+        if cached is not None:
+            self.states.drop(key)
 
     def cache(self, key: str, state: Any, generation: int) -> None:
         """Cache a state read from the store, or written by this process, while `generation`

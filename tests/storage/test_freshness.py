@@ -69,13 +69,15 @@ def test_a_stale_expected_seq_is_still_refused_after_a_sync(pair):
         a.submit(created.battle_id, "p2", MULLIGAN, expected_seq=created.seq)
 
 
-def test_a_synced_read_sees_another_process_s_write(pair):
+def test_a_synced_read_sees_another_process_s_write_fast_forwarded(db_url, pair):
     a, b = pair
     created = a.create("deckduel", PLAYERS, revealed=b"\x09" * 32)
     moved = b.submit(created.battle_id, "p1", MULLIGAN)
-    # A's cache held the creation; the read syncs first, drops it, and reports no state
-    assert a.latest_later(created.battle_id).result(10) is None
-    assert a.load(created.battle_id).seq == moved.seq
+    # A's cache held the creation; the read syncs first, which folds B's events into it
+    latest = a.latest_later(created.battle_id).result(10)
+    assert latest is not None and latest.seq == moved.seq
+    with Battles(db_url) as cold:
+        assert latest == cold.load(created.battle_id)
 
 
 def test_a_battle_not_in_the_cache_reads_as_none():
@@ -172,3 +174,46 @@ def test_a_bad_state_cache_size_is_one_error_naming_the_variable(monkeypatch, ra
     with pytest.raises(InvalidInput) as err:
         Settings.from_env()
     assert err.value.message.startswith("RINGSIDE_STATE_CACHE: a whole number from 1 to 10,000,000, not ")
+
+
+def test_a_sync_fast_forwards_a_state_the_next_event_follows_and_drops_one_further_behind():
+    store, cache = FakeStore(), StateCache(16)
+    follower = LogFollower(store, cache, advance=lambda state, note: FakeState(note.originator_version))
+    next_one, behind = uuid.uuid4(), uuid.uuid4()
+    cache.put(str(next_one), FakeState(3))
+    cache.put(str(behind), FakeState(3))
+    # Another writer appended seqs 4 and 5 of the one, and seq 5 (not 4) shows for the other
+    store.recorder.notes += [FakeNote(1, next_one, 4), FakeNote(2, next_one, 5), FakeNote(3, behind, 5)]
+    follower.sync()
+    assert cache.get(str(next_one)).seq == 5
+    assert cache.get(str(behind)) is None
+
+
+def test_a_battle_another_process_creates_is_cached_here_from_its_first_event(db_url, pair):
+    a, b = pair
+    a.create("deckduel", PLAYERS, revealed=b"\x0a" * 32)          # A's own, to start its log
+    created = b.create("deckduel", PLAYERS, revealed=b"\x0b" * 32)
+    moved = b.submit(created.battle_id, "p1", MULLIGAN)
+    # A never loaded it: its synced read folds it from B's events, creation included
+    latest = a.latest_later(created.battle_id).result(10)
+    assert latest is not None and latest.seq == moved.seq
+    with Battles(db_url) as cold:
+        assert latest == cold.load(created.battle_id)
+
+
+@pytest.mark.parametrize("raw, expected", [("on", True), ("1", True), ("Yes", True), ("off", False), ("0", False)])
+def test_telemetry_is_switched_from_the_environment(monkeypatch, raw, expected):
+    from api.services import Settings
+
+    monkeypatch.setenv("RINGSIDE_TELEMETRY", raw)
+    assert Settings.from_env().telemetry is expected
+
+
+def test_a_bad_telemetry_switch_is_one_error_naming_the_variable(monkeypatch):
+    from api.services import Settings
+    from domain.engine.errors import InvalidInput
+
+    monkeypatch.setenv("RINGSIDE_TELEMETRY", "maybe")
+    with pytest.raises(InvalidInput) as err:
+        Settings.from_env()
+    assert err.value.message == "RINGSIDE_TELEMETRY: on or off (1/0, true/false, on/off, yes/no), not 'maybe'"
