@@ -14,7 +14,7 @@ from domain.battles import Battles
 from domain.engine.errors import StaleState
 from domain.freshness import LogFollower
 from domain.store import StateCache
-from tests.storage.helpers import PLAYERS, RULESET
+from tests.storage.helpers import PLAYERS
 
 MULLIGAN = {"type": "mulligan", "cards": []}
 
@@ -27,8 +27,12 @@ def pair(db_url):
     b.close()
 
 
-def first_awaited(battles: Battles, bid: str) -> str:
-    return sorted(RULESET.awaiting(battles.load(bid).game))[0]
+def assert_latest_is_the_log(url: str, battles: Battles, bid: str, seq: int) -> None:
+    """`battles`' synced read of the battle is at `seq` and equals a fresh load from the store."""
+    latest = battles.latest_later(bid).result(10)
+    assert latest is not None and latest.seq == seq
+    with Battles(url) as cold:
+        assert latest == cold.load(bid)
 
 
 def test_a_sole_writer_decides_from_its_cache_and_its_syncs_pass_nothing(sqlite_url):
@@ -74,10 +78,7 @@ def test_a_synced_read_sees_another_process_s_write_fast_forwarded(db_url, pair)
     created = a.create("deckduel", PLAYERS, revealed=b"\x09" * 32)
     moved = b.submit(created.battle_id, "p1", MULLIGAN)
     # A's cache held the creation; the read syncs first, which folds B's events into it
-    latest = a.latest_later(created.battle_id).result(10)
-    assert latest is not None and latest.seq == moved.seq
-    with Battles(db_url) as cold:
-        assert latest == cold.load(created.battle_id)
+    assert_latest_is_the_log(db_url, a, created.battle_id, moved.seq)
 
 
 def test_a_battle_not_in_the_cache_reads_as_none():
@@ -195,10 +196,7 @@ def test_a_battle_another_process_creates_is_cached_here_from_its_first_event(db
     created = b.create("deckduel", PLAYERS, revealed=b"\x0b" * 32)
     moved = b.submit(created.battle_id, "p1", MULLIGAN)
     # A never loaded it: its synced read folds it from B's events, creation included
-    latest = a.latest_later(created.battle_id).result(10)
-    assert latest is not None and latest.seq == moved.seq
-    with Battles(db_url) as cold:
-        assert latest == cold.load(created.battle_id)
+    assert_latest_is_the_log(db_url, a, created.battle_id, moved.seq)
 
 
 @pytest.mark.parametrize("raw, expected", [("on", True), ("1", True), ("Yes", True), ("off", False), ("0", False)])
