@@ -8,19 +8,19 @@ battle with a spectator delay) gets no frame: its streams read through the read 
 (domain/reading.py), which knows how far they may see.
 
 `LiveHub.publish` is a commit listener, called in the thread that committed (the group-commit
-writer), so it does no rendering and no per-subscriber work there. In one process it hands the
-batch, unrendered, to each event loop that has subscribers of the battle (one wake-up per loop);
-the first to need its frames renders them, once. With Redis it queues the batch for the hub's
-publisher thread, which renders, encodes and publishes it on the battle's channel, and every
-worker's listener hands the frames as they came to its own loops, so a command accepted by one
-worker reaches spectators on another.
+writer), so it does no rendering and no per-subscriber work there. It hands the batch,
+unrendered, to each event loop of this process that has subscribers of the battle (one wake-up
+per loop); the first to need its frames renders them, once. With Redis it also queues the batch for the
+hub's publisher thread, which encodes it (rendering it, unless a loop has already) and publishes
+it on the battle's channel; every other worker's listener hands the frames as they came to its
+own loops, so a command accepted by one worker reaches spectators on another.
 
 Each subscriber has a bounded outbox of batches. One that is not drained (its socket stalled,
 its client too slow) overflows and is marked too far behind; its stream then closes it, and the
 client resumes from its next seq (api/streams.py). Delivery here is a fast path, not the source
 of truth: a stream subscribes before it catches up from the store, drops seqs it has already
-sent, and re-reads the store on any gap or quiet spell, so a lost message, a Redis restart or a
-late subscriber never skips or repeats a seq.
+sent, and re-reads the store on any gap, or after a quiet spell in which the battle moved on,
+so a lost message, a Redis restart or a late subscriber never skips or repeats a seq.
 """
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ import logging
 import os
 import queue
 import threading
+import uuid
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -103,19 +104,21 @@ class Batch:
             found = self._messages[key] = [orjson.dumps(wire) for wire in orjson.loads(self.frames[key])]
         return found
 
-    def encode(self) -> bytes:
-        """For Redis: a JSON header line, then one line per frame (JSON never holds a raw newline),
-        so a listener hands the frames on without decoding them."""
+    def encode(self, origin: str) -> bytes:
+        """For Redis, from the hub `origin`: a JSON header line, then one line per frame (JSON
+        never holds a raw newline), so a listener hands the frames on without decoding them."""
         frames = self.frames
-        header = orjson.dumps({"battle_id": self.battle_id, "first": self.first, "last": self.last,
-                               "ended": self.ended, "kinds": list(frames)})
+        header = orjson.dumps({"origin": origin, "battle_id": self.battle_id, "first": self.first,
+                               "last": self.last, "ended": self.ended, "kinds": list(frames)})
         return b"\n".join([header, *frames.values()])
 
     @classmethod
-    def decode(cls, raw: bytes) -> "Batch":
+    def decode(cls, raw: bytes) -> tuple[str, "Batch"]:
+        """(the origin, the batch)."""
         header, *frames = raw.split(b"\n")
         body = orjson.loads(header)
-        return cls(body["battle_id"], body["first"], body["last"], body["ended"], dict(zip(body["kinds"], frames)))
+        return body["origin"], cls(body["battle_id"], body["first"], body["last"], body["ended"],
+                                   dict(zip(body["kinds"], frames)))
 
 
 def render(records: list[Recorded], state: BattleState) -> dict[str, bytes]:
@@ -239,6 +242,7 @@ class LiveHub:
         self._outgoing: queue.SimpleQueue[Batch | None] = queue.SimpleQueue()
         self._threads: list[threading.Thread] = []
         self._stopping = threading.Event()
+        self.origin = uuid.uuid4().hex          # this hub's own batches come back from Redis: skip them
         self.published = 0
 
     def channel(self, battle_id: str) -> str:
@@ -246,21 +250,21 @@ class LiveHub:
 
     # -- publishing (a commit listener, called in the thread that committed) --------------
     def publish(self, battle_id: str, records: list[Recorded], state: BattleState) -> None:
+        """This process's subscribers get the batch at once; the other workers through Redis."""
         batch = Batch.of(battle_id, records, state)
         self.published += 1
+        self.deliver(batch)
         if self._redis is not None:
             self._outgoing.put(batch)
-        else:
-            self.deliver(batch)
 
     def _publish_all(self) -> None:
-        """The publisher thread: render, encode and publish each batch, in commit order."""
+        """The publisher thread: render (unless a loop here has already), encode and publish
+        each batch, in commit order."""
         while (batch := self._outgoing.get()) is not None:
             try:
-                self._redis.publish(self.channel(batch.battle_id), batch.encode())
-            except Exception as exc:    # Redis down: the store still has the batch; deliver locally
-                log.warning("live publish to Redis failed (%s); delivering locally only", exc)
-                self.deliver(batch)
+                self._redis.publish(self.channel(batch.battle_id), batch.encode(self.origin))
+            except Exception as exc:    # Redis down: the store still has the batch for the others
+                log.warning("live publish to Redis failed (%s); delivered in this worker only", exc)
 
     def deliver(self, batch: Batch) -> None:
         """Hand `batch` to the battle's subscribers: one wake-up per event loop."""
@@ -328,7 +332,9 @@ class LiveHub:
                 while not self._stopping.is_set():
                     message = pubsub.get_message(timeout=0.5)
                     if message is not None and message["type"] == "pmessage":
-                        self.deliver(Batch.decode(message["data"]))
+                        origin, batch = Batch.decode(message["data"])
+                        if origin != self.origin:
+                            self.deliver(batch)
                 pubsub.close()
                 client.close()
             except Exception as exc:

@@ -1,6 +1,7 @@
-"""A spectator that stops reading falls too far behind and is closed with 4408, while a spectator
-of the same battle that keeps reading gets every batch as it is committed; the stalled one then
-resumes from its next seq and has the whole log, with no gap and no repeat.
+"""A spectator that stops reading falls too far behind and is closed with 4408 (over SSE: sent
+`event: behind`), while a spectator of the same battle that keeps reading gets every batch as it
+is committed; the stalled one then resumes from its next seq and has the whole log, with no gap
+and no repeat.
 
 The server is a real uvicorn (`ringside serve`'s stack) whose sockets have small kernel buffers
 (tests/api/tight_server.py), and the stalled client a raw socket with a small receive buffer
@@ -107,6 +108,17 @@ class StalledSpectator:
         return seqs, self.protocol.close_rcvd.code, self.protocol.close_rcvd.reason
 
 
+def unchunked(body: bytes) -> bytes:
+    """An HTTP/1.1 chunked body, joined."""
+    parts = []
+    while body:
+        size, _, body = body.partition(b"\r\n")
+        length = int(size, 16)
+        parts.append(body[:length])
+        body = body[length + 2:]
+    return b"".join(parts)
+
+
 def read_events(ws, count: int) -> list[int]:
     seqs: list[int] = []
     while len(seqs) < count:
@@ -143,3 +155,37 @@ def test_a_stalled_spectator_is_closed_with_4408_and_resumes_while_the_others_ke
             assert got == list(range(1, head + 1))
             answer = calm_step(http, battle, rng)           # and the other one is still following
             assert read_events(keeping_up, len(answer["events"])) == [e["seq"] for e in answer["events"]]
+
+
+def test_a_stalled_sse_client_is_told_it_is_behind_and_resumes_with_last_event_id(sqlite_url):
+    with tight_server(sqlite_url) as url, httpx.Client(base_url=url, timeout=20) as http:
+        battle = create(http, "ring", setup=LONG_RING)
+        bid, rng = battle["battle_id"], random.Random(9)
+        while len(http.get(f"/battles/{bid}/events").content) < STALLED_VOLUME:
+            for _ in range(25):
+                calm_step(http, battle, rng)
+        stalled = socket.socket()
+        stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        stalled.settimeout(10)
+        stalled.connect(("127.0.0.1", int(url.rsplit(":", 1)[1])))
+        stalled.sendall(f"GET /battles/{bid}/stream.sse?from=1 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+                        .encode())
+        stalled.recv(1)                     # the stream has begun; now it stops reading
+        for _ in range(OUTBOX + 3):
+            head = calm_step(http, battle, rng)["seq"]
+        body = b""
+        while chunk := stalled.recv(65536):
+            body += chunk
+        stalled.close()
+        messages = unchunked(body.split(b"\r\n\r\n", 1)[1]).decode().split("\n\n")
+        ids = [int(m.split("\n")[0][4:]) for m in messages if m.startswith("id: ")]
+        assert ids == list(range(1, len(ids) + 1)) and len(ids) < head
+        assert f'event: behind\ndata: {{"from": {len(ids) + 1}}}' in messages
+        resumed: list[int] = []
+        with http.stream("GET", f"/battles/{bid}/stream.sse", headers={"Last-Event-ID": str(ids[-1])}) as response:
+            for line in response.iter_lines():
+                if line.startswith("id: "):
+                    resumed.append(int(line[4:]))
+                    if resumed[-1] == head:
+                        break
+        assert ids + resumed == list(range(1, head + 1))

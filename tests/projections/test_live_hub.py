@@ -63,7 +63,8 @@ def test_a_batch_is_rendered_once_in_the_loop_and_every_subscriber_gets_the_same
 
 def test_frames_cross_redis_as_they_were_encoded(match):
     made = Batch.of(match.state.battle_id, match.records[-4:], match.state)
-    again = Batch.decode(made.encode())
+    origin, again = Batch.decode(made.encode("worker-a"))
+    assert origin == "worker-a"
     assert (again.battle_id, again.first, again.last, again.ended) == (made.battle_id, made.first, made.last, True)
     assert again.frames == made.frames and set(made.frames) == {"spectator", "p1", "p2"}
     assert again.messages_for(Viewer(seat="p1")) == [orjson.dumps(e) for e in orjson.loads(made.frames["p1"])]
