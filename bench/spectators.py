@@ -13,12 +13,14 @@
 Spectators run in client processes of their own (uvloop, a minimal WebSocket client, fd
 limits raised), apart from the servers. They offer permessage-deflate as browsers do (the
 server then compresses each frame for each of them) unless --no-compression. Commands are
-sent one at a time, 0.25 s apart (latency, not a backlog). A batch's commit time is taken when its command's HTTP answer arrives; clients
-stamp each frame on arrival (CLOCK_MONOTONIC, one clock for every process). A delivery is one
-event reaching one spectator. Every spectator must get every seq once, in order: a run with a
-gap or a repeat fails. Each part runs --runs times on fresh servers and reports the medians of
-the runs' p50 and p99, beside a baseline from the same runs: the command's round trip. With
---profile DIR, py-spy records each server during the commands (raw folded stacks).
+sent one at a time, 0.25 s apart (latency, not a backlog). A batch's commit time is taken when
+its command's HTTP answer arrives; clients stamp each frame on arrival (CLOCK_MONOTONIC, one
+clock for every process) and read it after the run. A delivery is one event reaching one
+spectator. Every spectator must get every seq once, in order: a run with a gap or a repeat
+fails. Each part runs --runs times on fresh servers and reports the medians of the runs' p50
+and p99, beside a baseline from the same runs: the command's round trip; and the servers' CPU
+time per command. With --profile DIR, py-spy records each server during the commands (raw
+folded stacks).
 """
 from __future__ import annotations
 
@@ -73,7 +75,7 @@ class Spectator(asyncio.Protocol):
     unless told not to), then frames read as they come and stamped on arrival. Lean on purpose:
     thousands share two cores with the servers, and their cost must not be what is measured."""
 
-    def __init__(self, target: str, compress: bool, frames: list[tuple[float, list[int]]],
+    def __init__(self, target: str, compress: bool, frames: list[tuple[float, bytes]],
                  opened: asyncio.Future[None]):
         self.target, self.compress, self.frames, self.opened = target, compress, frames, opened
         self.buffer = bytearray()
@@ -141,7 +143,7 @@ class Spectator(asyncio.Protocol):
                 self.parts = []
                 if self.compressed:
                     message = self.inflater.decompress(message + b"\x00\x00\xff\xff")
-                self.frames.append((arrived, [event["seq"] for event in orjson.loads(message)]))
+                self.frames.append((arrived, message))      # read once the run is over
 
     def reply(self, opcode: int, payload: bytes) -> None:
         mask = os.urandom(4)
@@ -149,7 +151,7 @@ class Spectator(asyncio.Protocol):
         self.transport.write(bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + masked)
 
 
-async def spectate(target: str, compress: bool, frames: list[tuple[float, list[int]]],
+async def spectate(target: str, compress: bool, frames: list[tuple[float, bytes]],
                    gate: asyncio.Semaphore) -> None:
     loop = asyncio.get_running_loop()
     async with gate:
@@ -164,7 +166,7 @@ async def client(count: int, urls: list[str], compress: bool) -> None:
     """Open `count` spectators round-robin over `urls`, say `ready`, then record frames until the
     commit times arrive on stdin; answer with the delays and how many spectators got every seq."""
     gate = asyncio.Semaphore(CONNECTING)
-    received: list[list[tuple[float, list[int]]]] = [[] for _ in range(count)]
+    received: list[list[tuple[float, bytes]]] = [[] for _ in range(count)]
     targets = [url.removeprefix("ws://") for url in urls]
     await asyncio.gather(*(spectate(targets[i % len(targets)], compress, received[i], gate) for i in range(count)))
     print("ready", flush=True)
@@ -172,10 +174,13 @@ async def client(count: int, urls: list[str], compress: bool) -> None:
     committed = {int(seq): at for seq, at in orjson.loads(line).items()}
     expected = sorted(committed)
     deadline = time.monotonic() + 60         # stragglers still count, late as they are
-    while time.monotonic() < deadline and any(not f or f[-1][1][-1] < expected[-1] for f in received):
+    while time.monotonic() < deadline and any(not f or orjson.loads(f[-1][1])[-1]["seq"] < expected[-1]
+                                              for f in received):
         await asyncio.sleep(0.1)
     delays, complete = [], 0
-    for frames in received:
+    for received_frames in received:
+        frames = [(arrived, [event["seq"] for event in orjson.loads(message)])
+                  for arrived, message in received_frames]
         seqs = [seq for _, batch in frames for seq in batch]
         complete += seqs == expected
         delays += [(arrived - committed[seq]) * 1000 for arrived, batch in frames for seq in batch if seq in committed]
@@ -287,23 +292,43 @@ def one_run(part: str, args: argparse.Namespace, run: int) -> dict[str, float]:
                 for url, _ in started]
         clients = start_clients(spec["spectators"], spec["clients"], urls, not args.no_compression)
         time.sleep(1.0)
-        with profiling(args.profile, f"{part}-run{run}", [proc for _, proc in started]):
+        server_procs = [proc for _, proc in started]
+        with profiling(args.profile, f"{part}-run{run}", server_procs):
+            cpu_before = cpu_seconds(server_procs)
             committed, round_trips = commands(http, battle, args.commands)
             time.sleep(2.0)
-        delays, complete = [], 0
-        for proc in clients:
-            assert proc.stdin is not None and proc.stdout is not None
-            proc.stdin.write(orjson.dumps({str(seq): at for seq, at in committed.items()}) + b"\n")
-            proc.stdin.flush()
-            found = orjson.loads(proc.stdout.readline())
-            delays += found["delays"]
-            complete += found["complete"]
-            proc.wait()
+            cpu = cpu_seconds(server_procs) - cpu_before
+        delays, complete = collect(clients, committed)
     if complete != spec["spectators"]:
         raise RuntimeError(f"{part}: only {complete} of {spec['spectators']} spectators got every seq once")
     return {"p50_ms": statistics.median(delays), "p99_ms": percentile(delays, 99), "deliveries": len(delays),
             "commands": len(round_trips), "round_trip_p50_ms": statistics.median(round_trips),
-            "round_trip_p99_ms": percentile(round_trips, 99)}
+            "round_trip_p99_ms": percentile(round_trips, 99),
+            "server_cpu_ms_per_command": cpu * 1000 / len(round_trips)}
+
+
+def collect(clients: list[subprocess.Popen], committed: dict[int, float]) -> tuple[list[float], int]:
+    """Every delivery's delay, and how many spectators got every seq once, from the clients."""
+    delays, complete = [], 0
+    for proc in clients:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(orjson.dumps({str(seq): at for seq, at in committed.items()}) + b"\n")
+        proc.stdin.flush()
+        found = orjson.loads(proc.stdout.readline())
+        delays += found["delays"]
+        complete += found["complete"]
+        proc.wait()
+    return delays, complete
+
+
+def cpu_seconds(procs: list[subprocess.Popen]) -> float:
+    """The CPU time the servers have used: a measure of their work that the other loads on a
+    shared machine disturb less than they disturb latency."""
+    ticks = 0
+    for proc in procs:
+        fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks += int(fields[11]) + int(fields[12])          # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def measure(part: str, args: argparse.Namespace) -> dict[str, object]:
@@ -311,6 +336,7 @@ def measure(part: str, args: argparse.Namespace) -> dict[str, object]:
     median = {key: round(statistics.median(run[key] for run in found), 1) for key in found[0]}
     return {"spectators": PARTS[part]["spectators"], "p50_ms": median["p50_ms"], "p99_ms": median["p99_ms"],
             "round_trip_p50_ms": median["round_trip_p50_ms"], "round_trip_p99_ms": median["round_trip_p99_ms"],
+            "server_cpu_ms_per_command": median["server_cpu_ms_per_command"],
             "runs": [[round(run["p50_ms"], 1), round(run["p99_ms"], 1)] for run in found],
             "deliveries": int(median["deliveries"]), "commands": int(median["commands"])}
 
@@ -341,6 +367,7 @@ def main() -> None:
               f"a run; median of {args.runs} runs; 2 cores shared")
         print(f"  commit -> delivery: p50 {row['p50_ms']} ms, p99 {row['p99_ms']} ms (target {PARTS[part]['target']})")
         print(f"  baseline, command round trip: p50 {row['round_trip_p50_ms']} ms, p99 {row['round_trip_p99_ms']} ms")
+        print(f"  server CPU: {row['server_cpu_ms_per_command']} ms a command (its batch to every spectator)")
 
 
 if __name__ == "__main__":
