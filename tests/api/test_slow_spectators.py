@@ -66,6 +66,15 @@ def calm_step(http: httpx.Client, battle: dict, rng: random.Random) -> dict:
     raise AssertionError("no seat has a calm command")
 
 
+def long_battle(http: httpx.Client, seed: int) -> tuple[dict, random.Random]:
+    """A ring battle played calmly until its spectator log is STALLED_VOLUME long."""
+    battle, rng = create(http, "ring", setup=LONG_RING), random.Random(seed)
+    while len(http.get(f"/battles/{battle['battle_id']}/events").content) < STALLED_VOLUME:
+        for _ in range(25):
+            calm_step(http, battle, rng)
+    return battle, rng
+
+
 class StalledSpectator:
     """A WebSocket client on a raw socket that reads only when told to."""
 
@@ -129,11 +138,8 @@ def read_events(ws, count: int) -> list[int]:
 @pytest.mark.timeout(180)
 def test_a_stalled_spectator_is_closed_with_4408_and_resumes_while_the_others_keep_up(sqlite_url):
     with tight_server(sqlite_url) as url, httpx.Client(base_url=url, timeout=20) as http:
-        battle = create(http, "ring", setup=LONG_RING)
-        bid, rng = battle["battle_id"], random.Random(8)
-        while len(http.get(f"/battles/{bid}/events").content) < STALLED_VOLUME:
-            for _ in range(25):
-                calm_step(http, battle, rng)
+        battle, rng = long_battle(http, seed=8)
+        bid = battle["battle_id"]
         head = http.get(f"/battles/{bid}").json()["seq"]
         ws_url = url.replace("http", "ws") + f"/battles/{bid}/stream"
         with connect(ws_url + "?from=1", compression=None) as keeping_up:
@@ -159,11 +165,8 @@ def test_a_stalled_spectator_is_closed_with_4408_and_resumes_while_the_others_ke
 
 def test_a_stalled_sse_client_is_told_it_is_behind_and_resumes_with_last_event_id(sqlite_url):
     with tight_server(sqlite_url) as url, httpx.Client(base_url=url, timeout=20) as http:
-        battle = create(http, "ring", setup=LONG_RING)
-        bid, rng = battle["battle_id"], random.Random(9)
-        while len(http.get(f"/battles/{bid}/events").content) < STALLED_VOLUME:
-            for _ in range(25):
-                calm_step(http, battle, rng)
+        battle, rng = long_battle(http, seed=9)
+        bid = battle["battle_id"]
         stalled = socket.socket()
         stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         stalled.settimeout(10)
