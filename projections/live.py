@@ -50,7 +50,8 @@ WAKE_CHUNK = 64             # subscribers handed a batch per turn of their event
 
 
 class TooFarBehind(Exception):
-    """A subscriber's outbox overflowed: its stream must close and its client resume."""
+    """A subscriber fell too far behind (its outbox overflowed, or a send stayed stuck): its
+    stream must close and its client resume."""
 
 
 def kind_of(viewer: Viewer) -> str:
@@ -221,8 +222,8 @@ def offer_chunk(subs: tuple[Subscription, ...], batch: Batch, start: int) -> Non
     for sub in subs[start:start + WAKE_CHUNK]:
         sub.put(batch)
     if start + WAKE_CHUNK < len(subs):
-        # Each batch's chunks go one turn apart, and a later batch starts a turn later: every
-        # subscriber still gets the batches in commit order.
+        # A batch moves on one chunk a turn, and a later batch starts no sooner and queues
+        # behind it: every subscriber still gets the batches in commit order.
         subs[0].loop.call_soon(offer_chunk, subs, batch, start + WAKE_CHUNK)
 
 
