@@ -30,6 +30,7 @@ import base64
 import os
 import random
 import resource
+import shutil
 import signal
 import statistics
 import subprocess
@@ -299,6 +300,7 @@ def one_run(part: str, args: argparse.Namespace, run: int) -> dict[str, float]:
             time.sleep(2.0)
             cpu = cpu_seconds(server_procs) - cpu_before
         delays, complete = collect(clients, committed)
+    shutil.rmtree(workdir, ignore_errors=True)
     if complete != spec["spectators"]:
         raise RuntimeError(f"{part}: only {complete} of {spec['spectators']} spectators got every seq once")
     return {"p50_ms": statistics.median(delays), "p99_ms": percentile(delays, 99), "deliveries": len(delays),
