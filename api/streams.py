@@ -1,16 +1,27 @@
 """Live streams of a battle's events: WebSocket and Server-Sent Events.
 
-Both catch up from the store from `from`, then follow the live hub. Every message is
-`wire_event` output, redacted for the caller. A stream subscribes before it catches up,
-sends seqs strictly in order, drops what it has already sent, and re-reads the store through
-the read path (domain/reading.py) whenever the live path shows a gap, goes quiet, or holds
-the caller back; so no seq is ever skipped or repeated, across reconnects and workers, and a
-held-back spectator stops where every other read stops. After the battle's last event the
-stream ends (WebSocket close 1000; SSE `event: end`).
+Both catch up from the store from `from`, then follow the live hub. A WebSocket message is a
+frame: the JSON array `[{seq, type, data, chain}, ...]` of one committed batch (the same bytes
+for every subscriber of its kind of viewer), or of up to `CATCH_UP_EVENTS` events read from the
+store. SSE sends one event per message, with `id:` its seq, so `Last-Event-ID` resumes exactly.
+Every event is `wire_event` output, redacted for the caller. A stream subscribes before it
+catches up, sends seqs strictly in order, drops what it has already sent, and re-reads the store
+through the read path (domain/reading.py) whenever the live path shows a gap, goes quiet while
+the battle has moved on, or holds the caller back; so no seq is ever skipped or repeated, across
+reconnects and workers, and a held-back spectator stops where every other read stops. After the
+battle's last event the stream ends (WebSocket close 1000; SSE `event: end`).
+
+A client that falls too far behind is dropped, so that it never holds up the others or the
+server's memory: each subscriber has a bounded outbox, and one whose outbox overflows, or whose
+socket has not taken a frame in `SEND_SECONDS` when the next batch comes (projections/live.py),
+is closed. The WebSocket closes with 4408 and the reason `too far behind; reconnect with
+from=N`, N being the first seq it was not sent; SSE sends `event: behind` with
+`data: {"from": N}` and ends. Either way the client resumes from N and gets exactly the rest.
 """
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -21,6 +32,7 @@ from starlette.responses import StreamingResponse
 
 from domain.engine.errors import RingsideError
 from domain.engine.events import Viewer
+from projections.live import Batch, TooFarBehind
 
 from .auth import bearer
 from .errors import STATUS_BY_CODE
@@ -28,8 +40,36 @@ from .routes.models import ERRORS
 from .services import Services
 
 router = APIRouter(tags=["streams"])
-QUIET_SECONDS = 1.0          # re-read the store after this long without live news
+QUIET_SECONDS = 1.0          # check for missed news after this long without any
 HEARTBEAT_SECONDS = 15.0
+CATCH_UP_EVENTS = 200        # events per frame when catching up from the store
+CLOSE_SECONDS = 10.0         # how long the 4408 close may wait for the socket to drain to it
+TOO_FAR_BEHIND = 4408        # 4000 + 408, in the family of the refusals (4401, 4403, 4404)
+
+
+class Frame:
+    """Consecutive events due next, `first`..`last`: a live batch (encoded once for every
+    subscriber of its kind of viewer) or wire events read from the store."""
+    __slots__ = ("first", "last", "batch", "viewer", "events")
+
+    def __init__(self, first: int, last: int, *, batch: Batch | None = None, viewer: Viewer | None = None,
+                 events: list[dict[str, Any]] | None = None):
+        self.first, self.last = first, last
+        self.batch, self.viewer, self.events = batch, viewer, events
+
+    def array(self) -> bytes:
+        """The WebSocket message: the JSON array of the events."""
+        if self.batch is not None and self.viewer is not None:
+            return self.batch.frame_for(self.viewer)
+        return orjson.dumps(self.events)
+
+    def messages(self) -> list[tuple[int, bytes]]:
+        """The SSE messages: (seq, one event's JSON) each."""
+        if self.batch is not None and self.viewer is not None:
+            encoded = self.batch.messages_for(self.viewer)
+        else:
+            encoded = [orjson.dumps(wire) for wire in self.events or ()]
+        return list(zip(range(self.first, self.last + 1), encoded))
 
 
 class EventFeed:
@@ -41,42 +81,65 @@ class EventFeed:
         self.viewer = viewer
         self.next_seq = from_seq
         self.last_seq: int | None = None        # the battle's final seq, once it has ended
+        self.read_head = 0                      # the battle's head when the store was last read
         self.sub = services.live.subscribe(battle_id)
 
-    async def catch_up(self) -> list[tuple[int, bytes]]:
-        events, last = await run_in_threadpool(self._read)
-        self.last_seq = last
+    async def catch_up(self) -> list[Frame]:
+        events, head, ended = await run_in_threadpool(self._read)
+        self.read_head = max(self.read_head, head)
+        self.last_seq = head if ended else None
         return self._take(events)
 
-    def _read(self) -> tuple[list[dict[str, Any]], int | None]:
+    def _read(self) -> tuple[list[dict[str, Any]], int, bool]:
         sight = self.services.battles.reading.sight(self.battle_id, self.viewer)
-        return sight.events(self.next_seq), sight.state.seq if sight.state.outcome is not None else None
+        return sight.events(self.next_seq), sight.state.seq, sight.state.outcome is not None
 
-    def _take(self, events: list[dict[str, Any]], encoded: list[bytes] | None = None) -> list[tuple[int, bytes]]:
-        """The events due next, in order, as (seq, JSON bytes); already-sent seqs are dropped."""
+    async def _missed(self) -> bool:
+        """After a quiet spell: whether the battle has moved past everything this stream has
+        read or been handed (a batch lost on the way, as in a Redis outage). The head is read
+        once per QUIET_SECONDS for every stream of the battle in this process, not once each."""
+        heads = self.services.live.heads
+        checked = heads.get(self.battle_id)
+        now = time.monotonic()
+        if checked is None or now - checked[0] >= QUIET_SECONDS:
+            heads[self.battle_id] = (now, checked[1] if checked else 0)     # the others wait for the next
+            head = await run_in_threadpool(lambda: self.services.battles.load(self.battle_id).seq)
+            heads[self.battle_id] = (now, head)
+        else:
+            head = checked[1]
+        return head >= self.next_seq and head > max(self.read_head, self.services.live.latest(self.battle_id))
+
+    def _take(self, events: list[dict[str, Any]]) -> list[Frame]:
+        """The events due next, in order, in frames of up to CATCH_UP_EVENTS; already-sent seqs
+        are dropped."""
         fresh = []
-        for i, wire in enumerate(events):
+        for wire in events:
             if wire["seq"] == self.next_seq:
-                fresh.append((wire["seq"], encoded[i] if encoded is not None else orjson.dumps(wire)))
+                fresh.append(wire)
                 self.next_seq += 1
-        return fresh
+        chunks = (fresh[i:i + CATCH_UP_EVENTS] for i in range(0, len(fresh), CATCH_UP_EVENTS))
+        return [Frame(chunk[0]["seq"], chunk[-1]["seq"], events=chunk) for chunk in chunks]
 
     @property
     def done(self) -> bool:
         return self.last_seq is not None and self.next_seq > self.last_seq
 
-    async def next_events(self, wait: float) -> list[tuple[int, bytes]]:
-        """The next events in order; [] when nothing new arrived."""
+    async def next_frames(self, wait: float) -> list[Frame]:
+        """The next frames in order; [] when nothing new arrived. TooFarBehind once the
+        subscriber's outbox has overflowed."""
         batch = await self.sub.next(wait)
         if batch is None:
-            return await self.catch_up()
+            return await self.catch_up() if await self._missed() else []
         if batch.last < self.next_seq:
             return []
         if batch.first > self.next_seq or not batch.live_for(self.viewer):
             return await self.catch_up()
         if batch.ended:
             self.last_seq = batch.last
-        return self._take(batch.for_viewer(self.viewer), batch.bytes_for(self.viewer))
+        if batch.first < self.next_seq:         # partly sent already (by a catch-up): the rest
+            return self._take(orjson.loads(batch.frame_for(self.viewer)))
+        self.next_seq = batch.last + 1
+        return [Frame(batch.first, batch.last, batch=batch, viewer=self.viewer)]
 
     def close(self) -> None:
         self.sub.close()
@@ -89,22 +152,22 @@ async def open_feed(services: Services, battle_id: str, token: str | None, from_
     return EventFeed(services, battle_id, sight.viewer, from_seq)
 
 
-async def follow(feed: EventFeed) -> AsyncIterator[list[tuple[int, bytes]] | None]:
-    """Yield (seq, JSON bytes) lists in order until the battle's last event; None marks a
-    quiet spell."""
+async def follow(feed: EventFeed) -> AsyncIterator[list[Frame] | None]:
+    """Yield frames in order until the battle's last event; None marks a quiet spell."""
     first = await feed.catch_up()
     if first:
         yield first
     while not feed.done:
-        events = await feed.next_events(QUIET_SECONDS)
-        yield events or None
+        frames = await feed.next_frames(QUIET_SECONDS)
+        yield frames or None
 
 
 @router.websocket("/battles/{battle_id}/stream")
 async def websocket_stream(websocket: WebSocket, battle_id: str,
                            from_seq: int = Query(1, alias="from", ge=1, le=2**31), token: str | None = None) -> None:
-    """Catch-up, then live; each message `{seq, type, data, chain}`. Close codes: 1000 after the
-    battle's last event, 4401/4403/4404 for a missing, wrong or unknown battle or token."""
+    """Catch-up, then live; each message a JSON array of `{seq, type, data, chain}` (one batch).
+    Close codes: 1000 after the battle's last event; 4401/4403/4404 for a missing, wrong or
+    unknown battle or token; 4408 too far behind, reconnect with the `from` the reason names."""
     services: Services = websocket.app.state.services
     try:
         feed = await open_feed(services, battle_id, token, from_seq)
@@ -129,12 +192,30 @@ async def websocket_stream(websocket: WebSocket, battle_id: str,
 
 
 async def _send_all(websocket: WebSocket, feed: EventFeed) -> None:
+    """Send every frame. Each subscriber has a task of its own, so a stalled socket holds up
+    nobody else; one that stays stalled falls behind (projections/live.py) and is closed."""
+    resume = feed.next_seq          # the first seq not yet handed to the socket
     try:
-        async for events in follow(feed):
-            for _, message in events or ():
-                await websocket.send_bytes(message)
+        async for frames in follow(feed):
+            for frame in frames or ():
+                await feed.sub.send(websocket.send_bytes, frame.array())
+                resume = frame.last + 1
         await websocket.close(code=1000, reason="the battle has ended")
+    except TooFarBehind:
+        feed.close()                # its outbox goes now, not once the close gets through
+        await _close_behind(websocket, resume)
     except WebSocketDisconnect:
+        pass
+
+
+async def _close_behind(websocket: WebSocket, resume: int) -> None:
+    """Close with 4408. The close frame follows every frame already written, so the client has
+    read exactly the seqs before `resume` when it sees it; a socket that never drains is left
+    to the server to drop after CLOSE_SECONDS."""
+    try:
+        async with asyncio.timeout(CLOSE_SECONDS):
+            await websocket.close(code=TOO_FAR_BEHIND, reason=f"too far behind; reconnect with from={resume}")
+    except (TimeoutError, WebSocketDisconnect):
         pass
 
 
@@ -151,31 +232,36 @@ async def sse_stream(battle_id: Annotated[str, Path(max_length=64)], request: Re
                      from_seq: Annotated[int, Query(alias="from", ge=1, le=2**31)] = 1,
                      token: str | None = None,
                      last_event_id: Annotated[str | None, Query(include_in_schema=False)] = None) -> StreamingResponse:
-    """Server-Sent Events: `id` is the seq, so a reconnect with `Last-Event-ID` resumes."""
+    """Server-Sent Events, one event per message: `id` is the seq, so a reconnect with
+    `Last-Event-ID` resumes. A client too far behind gets `event: behind` and the stream ends."""
     services: Services = request.app.state.services
     resume = request.headers.get("last-event-id") or last_event_id
     if resume is not None and resume.isdigit():
         from_seq = max(from_seq, int(resume) + 1)
     feed = await open_feed(services, battle_id, bearer(request, token), from_seq)
-
-    async def body() -> AsyncIterator[bytes]:
-        quiet = 0.0
-        try:
-            async for events in follow(feed):
-                if await request.is_disconnected():
-                    return
-                if not events:
-                    quiet += QUIET_SECONDS
-                    if quiet >= HEARTBEAT_SECONDS:
-                        quiet = 0.0
-                        yield b": keep-alive\n\n"
-                    continue
-                quiet = 0.0
-                for seq, message in events:
-                    yield b"id: %d\nevent: battle\ndata: %s\n\n" % (seq, message)
-            yield b"event: end\ndata: {}\n\n"
-        finally:
-            feed.close()
-
-    return StreamingResponse(body(), media_type="text/event-stream",
+    return StreamingResponse(_sse_body(feed, request), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+async def _sse_body(feed: EventFeed, request: Request) -> AsyncIterator[bytes]:
+    quiet, resume = 0.0, feed.next_seq
+    try:
+        async for frames in follow(feed):
+            if await request.is_disconnected():
+                return
+            if not frames:
+                quiet += QUIET_SECONDS
+                if quiet >= HEARTBEAT_SECONDS:
+                    quiet = 0.0
+                    yield b": keep-alive\n\n"
+                continue
+            quiet = 0.0
+            for frame in frames:
+                for seq, message in frame.messages():
+                    yield b"id: %d\nevent: battle\ndata: %s\n\n" % (seq, message)
+                    resume = seq + 1
+        yield b"event: end\ndata: {}\n\n"
+    except TooFarBehind:
+        yield b"event: behind\ndata: {\"from\": %d}\n\n" % resume
+    finally:
+        feed.close()

@@ -1,26 +1,37 @@
-"""Live fan-out: each committed batch reaches every stream following its battle.
+"""Live fan-out: each committed batch reaches every stream following its battle as one frame.
 
-`LiveHub.publish` is a commit listener. It renders the batch once per kind of viewer (the
-spectator and each seat) through `wire_event`, the one redaction function, so a thousand
-spectators cost one redaction, not a thousand. A kind of viewer the read path holds back (the
-spectators of a battle with a spectator delay) gets no rendering: its streams read through the
-read path instead (domain/reading.py), which knows how far they may see. In one process the
-hub hands batches straight to its subscribers. With Redis, a batch goes out on the battle's
-channel and every worker's listener hands it to its own subscribers, so a command accepted by
-one worker reaches spectators on another.
+A frame is the JSON array of a batch's wire events (`wire_event`, the one redaction function).
+It is rendered and encoded once per kind of viewer (the spectator and each seat), and every
+subscriber of that kind is handed the same bytes: a thousand spectators cost one redaction and
+one encoding, not a thousand. A kind of viewer the read path holds back (the spectators of a
+battle with a spectator delay) gets no frame: its streams read through the read path instead
+(domain/reading.py), which knows how far they may see.
 
-Delivery here is a fast path, not the source of truth: a stream subscribes before it catches
-up from the store, drops seqs it has already sent, and re-reads the store on any gap or
-quiet spell. So a lost message, a Redis restart or a late subscriber never skips or repeats
-a seq.
+`LiveHub.publish` is a commit listener, called in the thread that committed (the group-commit
+writer), so it does no rendering and no per-subscriber work there. It hands the batch,
+unrendered, to each event loop of this process that has subscribers of the battle (one wake-up
+per loop); the first to need its frames renders them, once. With Redis it also queues the batch for the
+hub's publisher thread, which encodes it (rendering it, unless a loop has already) and publishes
+it on the battle's channel; every other worker's listener hands the frames as they came to its
+own loops, so a command accepted by one worker reaches spectators on another.
+
+Each subscriber has a bounded outbox of batches. One that is not drained (its socket stalled,
+its client too slow) overflows and is marked too far behind; its stream then closes it, and the
+client resumes from its next seq (api/streams.py). Delivery here is a fast path, not the source
+of truth: a stream subscribes before it catches up from the store, drops seqs it has already
+sent, and re-reads the store on any gap, or after a quiet spell in which the battle moved on,
+so a lost message, a Redis restart or a late subscriber never skips or repeats a seq.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import queue
 import threading
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+import uuid
+from collections import deque
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
@@ -31,78 +42,189 @@ from domain.reading import held_back
 
 log = logging.getLogger(__name__)
 SPECTATOR_KEY = "spectator"
+# Batches a subscriber may have waiting before it counts as too far behind.
+OUTBOX_BATCHES = int(os.environ.get("RINGSIDE_STREAM_OUTBOX", "256"))
+# A send still unfinished this long after it started, when a batch arrives: too far behind.
+SEND_SECONDS = float(os.environ.get("RINGSIDE_STREAM_SEND_SECONDS", "10"))
+WAKE_CHUNK = 64             # subscribers handed a batch per turn of their event loop
 
 
-@dataclass(frozen=True)
+class TooFarBehind(Exception):
+    """A subscriber fell too far behind (its outbox overflowed, or a send stayed stuck): its
+    stream must close and its client resume."""
+
+
+def kind_of(viewer: Viewer) -> str:
+    return viewer.seat or SPECTATOR_KEY
+
+
 class Batch:
-    """One committed batch, rendered for each kind of viewer: key -> wire events."""
-    battle_id: str
-    first: int
-    last: int
-    ended: bool
-    rendered: Mapping[str, list[dict[str, Any]]]         # only for the kinds that see it live
-    encoded: dict[str, list[bytes]] = field(default_factory=dict, compare=False)
+    """One committed batch: its seqs, whether it ended the battle, and a frame per kind of viewer
+    that sees it live. Made from the records without rendering them; the frames are rendered on
+    first use, once, whichever thread asks first."""
+
+    def __init__(self, battle_id: str, first: int, last: int, ended: bool,
+                 frames: dict[str, bytes] | None = None,
+                 source: tuple[list[Recorded], BattleState] | None = None):
+        self.battle_id = battle_id
+        self.first = first
+        self.last = last
+        self.ended = ended
+        self._frames = frames
+        self._source = source
+        self._lock = threading.Lock()
+        self._messages: dict[str, list[bytes]] = {}
+
+    @classmethod
+    def of(cls, battle_id: str, records: list[Recorded], state: BattleState) -> "Batch":
+        return cls(battle_id, records[0].seq, records[-1].seq, state.outcome is not None, source=(records, state))
+
+    @property
+    def frames(self) -> dict[str, bytes]:
+        if self._frames is None:
+            with self._lock:
+                if self._frames is None:
+                    assert self._source is not None
+                    self._frames = render(*self._source)
+                    self._source = None
+        return self._frames
 
     def live_for(self, viewer: Viewer) -> bool:
         """Whether `viewer` may be shown this batch as it comes; if not, it reads the store."""
-        return (viewer.seat or SPECTATOR_KEY) in self.rendered
+        return kind_of(viewer) in self.frames
 
-    def for_viewer(self, viewer: Viewer) -> list[dict[str, Any]]:
-        return self.rendered[viewer.seat or SPECTATOR_KEY]
+    def frame_for(self, viewer: Viewer) -> bytes:
+        """The viewer's frame: the same bytes for every subscriber of its kind."""
+        return self.frames[kind_of(viewer)]
 
-    def bytes_for(self, viewer: Viewer) -> list[bytes]:
-        """The viewer's messages as JSON bytes, encoded once for every subscriber alike."""
-        key = viewer.seat or SPECTATOR_KEY
-        found = self.encoded.get(key)
+    def messages_for(self, viewer: Viewer) -> list[bytes]:
+        """The viewer's events one message each (Server-Sent Events), encoded once per kind."""
+        key = kind_of(viewer)
+        found = self._messages.get(key)
         if found is None:
-            found = self.encoded[key] = [orjson.dumps(wire) for wire in self.rendered[key]]
+            found = self._messages[key] = [orjson.dumps(wire) for wire in orjson.loads(self.frames[key])]
         return found
 
-    def encode(self) -> bytes:
-        return orjson.dumps({"battle_id": self.battle_id, "first": self.first, "last": self.last,
-                             "ended": self.ended, "rendered": self.rendered})
+    def encode(self, origin: str) -> bytes:
+        """For Redis, from the hub `origin`: a JSON header line, then one line per frame (JSON
+        never holds a raw newline), so a listener hands the frames on without decoding them."""
+        frames = self.frames
+        header = orjson.dumps({"origin": origin, "battle_id": self.battle_id, "first": self.first,
+                               "last": self.last, "ended": self.ended, "kinds": list(frames)})
+        return b"\n".join([header, *frames.values()])
 
     @classmethod
-    def decode(cls, raw: bytes) -> "Batch":
-        body = orjson.loads(raw)
-        return cls(body["battle_id"], body["first"], body["last"], body["ended"], body["rendered"])
+    def decode(cls, raw: bytes) -> tuple[str, "Batch"]:
+        """(the origin, the batch)."""
+        header, *frames = raw.split(b"\n")
+        body = orjson.loads(header)
+        return body["origin"], cls(body["battle_id"], body["first"], body["last"], body["ended"],
+                                   dict(zip(body["kinds"], frames)))
 
 
-def render(battle_id: str, records: list[Recorded], state: BattleState) -> Batch:
+def render(records: list[Recorded], state: BattleState) -> dict[str, bytes]:
     kinds = [(SPECTATOR_KEY, Viewer()), *((seat, Viewer(seat=seat)) for seat in state.created.players)]
-    rendered = {key: [wire_event(r, viewer, state.public) for r in records]
-                for key, viewer in kinds if not held_back(state, viewer)}
-    return Batch(battle_id, records[0].seq, records[-1].seq, state.outcome is not None, rendered)
+    return {key: orjson.dumps([wire_event(r, viewer, state.public) for r in records])
+            for key, viewer in kinds if not held_back(state, viewer)}
 
 
 class Subscription:
-    """One stream's inbox of batches, fed from any thread."""
+    """One stream's bounded outbox of batches, filled and drained in the stream's event loop.
+
+    Its client is too far behind when a batch arrives while the outbox is full, or while a send
+    has been stuck for SEND_SECONDS. Checking as batches arrive costs no timer per send, and a
+    stuck send that nothing follows holds nothing back."""
 
     def __init__(self, hub: "LiveHub", battle_id: str):
         self.hub = hub
         self.battle_id = battle_id
         self.loop = asyncio.get_running_loop()
-        self.queue: asyncio.Queue[Batch] = asyncio.Queue(maxsize=1024)
+        self.outbox: deque[Batch] = deque()
+        self.behind = False
+        self.closed = False
+        self._waiter: asyncio.Future[None] | None = None
+        self._sender: asyncio.Task[Any] | None = None
+        self._sending_since: float | None = None
+        self._cut_short = False
 
     def put(self, batch: Batch) -> None:
-        """In the subscriber's loop: queue the batch."""
-        if self.queue.full():           # a slow reader: drop; it re-reads the store on the gap
+        """In the subscriber's loop: queue the batch, or find the subscriber too far behind."""
+        if self.behind or self.closed:
             return
-        self.queue.put_nowait(batch)
+        stuck = self._sending_since is not None and self.loop.time() - self._sending_since > SEND_SECONDS
+        if stuck or len(self.outbox) >= OUTBOX_BATCHES:
+            self.fall_behind()
+            return
+        self.outbox.append(batch)
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    def fall_behind(self) -> None:
+        """Let the batches go and end a send the stream is stuck in: it must close and its
+        client resume."""
+        self.behind = True
+        self.outbox.clear()
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+        if self._sending_since is not None and self._sender is not None and not self._cut_short:
+            self._cut_short = True
+            self._sender.cancel()
 
     async def next(self, timeout: float) -> Batch | None:
+        """The next batch; None after `timeout` seconds without one. TooFarBehind once the
+        subscriber has fallen behind."""
+        if not self.outbox and not self.behind:
+            waiter = self._waiter = self.loop.create_future()
+            timer = self.loop.call_later(timeout, _expire, waiter)
+            try:
+                await waiter
+            finally:
+                timer.cancel()
+                self._waiter = None
+        if self.behind:
+            raise TooFarBehind
+        return self.outbox.popleft() if self.outbox else None
+
+    async def send(self, send: Callable[[bytes], Awaitable[None]], frame: bytes) -> None:
+        """Send one frame; TooFarBehind if the subscriber falls behind before it is sent."""
+        if self.behind:
+            raise TooFarBehind
+        self._sender = self._sender or asyncio.current_task()
+        self._sending_since = self.loop.time()
         try:
-            return await asyncio.wait_for(self.queue.get(), timeout)
-        except asyncio.TimeoutError:
-            return None
+            await send(frame)
+        except asyncio.CancelledError:
+            # Cut short here, and not also cancelled from outside: the stream closes with 4408.
+            if self._cut_short and self._sender is not None and self._sender.uncancel() == 0:
+                raise TooFarBehind from None
+            raise
+        finally:
+            self._sending_since = None
 
     def close(self) -> None:
+        self.closed = True
+        self.outbox.clear()
         self.hub.unsubscribe(self)
 
 
+def _expire(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
+
+
 def offer_all(subs: list[Subscription], batch: Batch) -> None:
-    for sub in subs:
+    """In one loop: hand `batch` to its subscribers, WAKE_CHUNK per turn of the loop, so that a
+    big fan-out does not hold up the loop's other work (the command's own answer first)."""
+    offer_chunk(tuple(subs), batch, 0)
+
+
+def offer_chunk(subs: tuple[Subscription, ...], batch: Batch, start: int) -> None:
+    for sub in subs[start:start + WAKE_CHUNK]:
         sub.put(batch)
+    if start + WAKE_CHUNK < len(subs):
+        # A batch moves on one chunk a turn, and a later batch starts no sooner and queues
+        # behind it: every subscriber still gets the batches in commit order.
+        subs[0].loop.call_soon(offer_chunk, subs, batch, start + WAKE_CHUNK)
 
 
 class LiveHub:
@@ -111,11 +233,17 @@ class LiveHub:
     def __init__(self, redis_url: str | None = None, prefix: str = "ringside"):
         self.redis_url = redis_url
         self.prefix = prefix
-        self._subs: dict[str, set[Subscription]] = {}
+        # battle id -> event loop -> that loop's subscriptions: a batch costs the committing
+        # thread one wake-up per loop, however many subscribers each loop serves.
+        self._subs: dict[str, dict[asyncio.AbstractEventLoop, list[Subscription]]] = {}
+        self._latest: dict[str, int] = {}       # battle id -> last seq handed to its subscribers
+        self.heads: dict[str, tuple[float, int]] = {}   # battle id -> (when read, head seq): streams' quiet checks
         self._lock = threading.Lock()
         self._redis: Any = None
-        self._listener: threading.Thread | None = None
+        self._outgoing: queue.SimpleQueue[Batch | None] = queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
         self._stopping = threading.Event()
+        self.origin = uuid.uuid4().hex          # this hub's own batches come back from Redis: skip them
         self.published = 0
 
     def channel(self, battle_id: str) -> str:
@@ -123,27 +251,31 @@ class LiveHub:
 
     # -- publishing (a commit listener, called in the thread that committed) --------------
     def publish(self, battle_id: str, records: list[Recorded], state: BattleState) -> None:
-        batch = render(battle_id, records, state)
+        """This process's subscribers get the batch at once; the other workers through Redis."""
+        batch = Batch.of(battle_id, records, state)
         self.published += 1
-        if self._redis is not None:
-            try:
-                self._redis.publish(self.channel(battle_id), batch.encode())
-                return
-            except Exception as exc:    # Redis down: the store still has the batch; deliver locally
-                log.warning("live publish to Redis failed (%s); delivering locally only", exc)
         self.deliver(batch)
+        if self._redis is not None:
+            self._outgoing.put(batch)
+
+    def _publish_all(self) -> None:
+        """The publisher thread: render (unless a loop here has already), encode and publish
+        each batch, in commit order."""
+        while (batch := self._outgoing.get()) is not None:
+            try:
+                self._redis.publish(self.channel(batch.battle_id), batch.encode(self.origin))
+            except Exception as exc:    # Redis down: the store still has the batch for the others
+                log.warning("live publish to Redis failed (%s); delivered in this worker only", exc)
 
     def deliver(self, batch: Batch) -> None:
-        """Hand `batch` to the battle's subscribers: one wake-up per event loop, not one per
-        subscriber, so the committing thread does no per-spectator work."""
+        """Hand `batch` to the battle's subscribers: one wake-up per event loop."""
         with self._lock:
-            subs = list(self._subs.get(batch.battle_id, ()))
-        by_loop: dict[asyncio.AbstractEventLoop, list[Subscription]] = {}
-        for sub in subs:
-            by_loop.setdefault(sub.loop, []).append(sub)
-        for loop, group in by_loop.items():
+            loops = list(self._subs.get(batch.battle_id, {}).items())
+            if loops:
+                self._latest[batch.battle_id] = max(self._latest.get(batch.battle_id, 0), batch.last)
+        for loop, subs in loops:
             try:
-                loop.call_soon_threadsafe(offer_all, group, batch)
+                loop.call_soon_threadsafe(offer_all, subs, batch)
             except RuntimeError:        # that loop has closed; its streams are gone
                 pass
 
@@ -151,30 +283,42 @@ class LiveHub:
     def subscribe(self, battle_id: str) -> Subscription:
         sub = Subscription(self, battle_id)
         with self._lock:
-            self._subs.setdefault(battle_id, set()).add(sub)
+            self._subs.setdefault(battle_id, {}).setdefault(sub.loop, []).append(sub)
         return sub
 
     def unsubscribe(self, sub: Subscription) -> None:
         with self._lock:
-            subs = self._subs.get(sub.battle_id)
-            if subs is not None:
-                subs.discard(sub)
-                if not subs:
-                    del self._subs[sub.battle_id]
+            loops = self._subs.get(sub.battle_id, {})
+            subs = loops.get(sub.loop, [])
+            if sub in subs:
+                subs.remove(sub)
+            if not subs:
+                loops.pop(sub.loop, None)
+            if not loops:
+                self._subs.pop(sub.battle_id, None)
+                self._latest.pop(sub.battle_id, None)
+                self.heads.pop(sub.battle_id, None)
+
+    def latest(self, battle_id: str) -> int:
+        """The last seq of the battle handed to its subscribers here (0: none yet): a batch up
+        to it is on its way to each of them, if not there already."""
+        return self._latest.get(battle_id, 0)
 
     def subscribers(self, battle_id: str) -> int:
         with self._lock:
-            return len(self._subs.get(battle_id, ()))
+            return sum(len(subs) for subs in self._subs.get(battle_id, {}).values())
 
     # -- the Redis side ----------------------------------------------------------------------
     def start(self) -> None:
-        if self.redis_url is None or self._listener is not None:
+        if self.redis_url is None or self._threads:
             return
         import redis
 
         self._redis = redis.Redis.from_url(self.redis_url, socket_timeout=2, socket_connect_timeout=2)
-        self._listener = threading.Thread(target=self._listen, name="live-hub", daemon=True)
-        self._listener.start()
+        self._threads = [threading.Thread(target=self._listen, name="live-hub", daemon=True),
+                         threading.Thread(target=self._publish_all, name="live-publish", daemon=True)]
+        for thread in self._threads:
+            thread.start()
 
     def _listen(self) -> None:
         """Follow every battle channel; reconnect after Redis goes away."""
@@ -189,7 +333,9 @@ class LiveHub:
                 while not self._stopping.is_set():
                     message = pubsub.get_message(timeout=0.5)
                     if message is not None and message["type"] == "pmessage":
-                        self.deliver(Batch.decode(message["data"]))
+                        origin, batch = Batch.decode(message["data"])
+                        if origin != self.origin:
+                            self.deliver(batch)
                 pubsub.close()
                 client.close()
             except Exception as exc:
@@ -198,7 +344,8 @@ class LiveHub:
 
     def close(self) -> None:
         self._stopping.set()
-        if self._listener is not None:
-            self._listener.join(timeout=3)
+        self._outgoing.put(None)
+        for thread in self._threads:
+            thread.join(timeout=3)
         if self._redis is not None:
             self._redis.close()

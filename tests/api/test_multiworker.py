@@ -31,7 +31,7 @@ def test_a_spectator_on_worker_b_follows_commands_sent_to_worker_a(postgres_url,
             with connect(b.replace("http", "ws") + f"/battles/{bid}/stream?from=1") as ws:
                 ready.set()
                 for message in ws:
-                    got.append(orjson.loads(message))
+                    got.extend(orjson.loads(message))       # each message a frame: a JSON array
             done.set()
 
         watcher = threading.Thread(target=spectate)

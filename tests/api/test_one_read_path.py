@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from api.cli import app as cli
-from api.streams import open_feed
+from api.streams import Frame, open_feed
 from domain.engine.events import SPECTATOR
 from projections.runner import Views
 from projections.store import MemoryViewStore
@@ -33,18 +33,31 @@ def ringside(*args: str) -> bytes:
     return done.stdout_bytes
 
 
+def seqs_of(frames: list[Frame]) -> list[int]:
+    return [seq for frame in frames for seq in range(frame.first, frame.last + 1)]
+
+
+def streamed(client, bid: str, count: int) -> list[int]:
+    """The first `count` seqs a spectator's WebSocket sends, read as the frames they come in."""
+    seqs: list[int] = []
+    with client.websocket_connect(f"/battles/{bid}/stream?from=1") as ws:
+        while len(seqs) < count:
+            seqs += [event["seq"] for event in orjson.loads(ws.receive_bytes())]
+    return seqs
+
+
 def stream_reach(client, app, battle, rng) -> tuple[int, int, int]:
     """The last seq a spectator's stream shows before and after one more command (catch-up, a
     quiet spell, then that command's batch as the live fan-out brings it), and its action's seq."""
     async def follow() -> tuple[int, int, int]:
         feed = await open_feed(app.state.services, battle["battle_id"], None, 1)
         try:
-            seqs = [seq for seq, _ in await feed.catch_up()]
-            seqs += [seq for seq, _ in await feed.next_events(0.2)]
+            seqs = seqs_of(await feed.catch_up())
+            seqs += seqs_of(await feed.next_frames(0.2))
             before = seqs[-1]
             answer = await asyncio.to_thread(step, client, battle, rng)
-            while more := await feed.next_events(0.5):
-                seqs += [seq for seq, _ in more]
+            while more := await feed.next_frames(0.5):
+                seqs += seqs_of(more)
         finally:
             feed.close()
         assert seqs == list(range(1, len(seqs) + 1))
@@ -83,9 +96,7 @@ def test_every_channel_holds_spectators_at_the_same_seq_then_shows_everything(cl
     horizon_now = horizon([*action_seqs, action])
     head = client.get(f"/battles/{bid}", headers=p1).json()["seq"]
     assert after == horizon_now < head
-    with client.websocket_connect(f"/battles/{bid}/stream?from=1") as ws:
-        streamed = [orjson.loads(ws.receive_bytes())["seq"] for _ in range(horizon_now)]
-    assert streamed == list(range(1, horizon_now + 1))
+    assert streamed(client, bid, horizon_now) == list(range(1, horizon_now + 1))
     live = reach(client, app, sqlite_url, bid)
     assert set(live.values()) == {horizon_now}, live
     assert client.get(f"/battles/{bid}/at/{horizon_now}").status_code == 200
@@ -98,9 +109,7 @@ def test_every_channel_holds_spectators_at_the_same_seq_then_shows_everything(cl
     last = client.get(f"/battles/{bid}", headers=p1).json()["seq"]
     ended = reach(client, app, sqlite_url, bid)
     assert set(ended.values()) == {last}, ended
-    with client.websocket_connect(f"/battles/{bid}/stream?from=1") as ws:
-        streamed = [orjson.loads(ws.receive_bytes())["seq"] for _ in range(last)]
-    assert streamed == list(range(1, last + 1))
+    assert streamed(client, bid, last) == list(range(1, last + 1))
     replay = replay_format.loads(ringside("replay", "export", bid, "--db", sqlite_url))
     assert replay.header["seed"]["revealed"] is not None and all(e["chain"] for e in replay.events)
 

@@ -26,21 +26,21 @@ def test_commands_and_streams_survive_a_redis_restart(sqlite_url):
             for _ in range(3):
                 answer = step(http, battle, rng)
                 while not seen or seen[-1] < answer["seq"]:
-                    seen.append(orjson.loads(ws.recv(timeout=10))["seq"])
+                    seen += [e["seq"] for e in orjson.loads(ws.recv(timeout=10))]
             kill_redis()
             for _ in range(4):                       # commands keep being accepted without Redis
                 assert step(http, battle, rng) is not None
             # Without Redis the hub delivers locally, and the stream re-reads the store on any gap.
             head = http.get(f"/battles/{bid}").json()["seq"]
             while seen[-1] < head:
-                seen.append(orjson.loads(ws.recv(timeout=10))["seq"])
+                seen += [e["seq"] for e in orjson.loads(ws.recv(timeout=10))]
         start_redis()
         for _ in range(3):
             step(http, battle, rng)
         head = http.get(f"/battles/{bid}").json()["seq"]
         with connect(ws_url + f"?from={seen[-1] + 1}") as ws:
             while seen[-1] < head:
-                seen.append(orjson.loads(ws.recv(timeout=10))["seq"])
+                seen += [e["seq"] for e in orjson.loads(ws.recv(timeout=10))]
         assert seen == list(range(1, head + 1))
         # The views were lost with Redis; the runner rebuilds them from the log.
         memory = http.get(f"/battles/{bid}/memory", headers=auth(battle["seat_tokens"]["p1"])).json()

@@ -34,7 +34,14 @@ def ws_url(server: str, battle_id: str, from_seq: int, token: str | None = None)
 
 
 def read(ws, count: int) -> list[dict]:
-    return [orjson.loads(ws.recv(timeout=10)) for _ in range(count)]
+    """`count` events, read as the frames (JSON arrays) they come in; no frame runs past them."""
+    events: list[dict] = []
+    while len(events) < count:
+        frame = orjson.loads(ws.recv(timeout=10))
+        assert isinstance(frame, list) and frame, frame
+        events += frame
+    assert len(events) == count, [e["seq"] for e in events]
+    return events
 
 
 def test_ws_catches_up_follows_live_and_resumes_without_gaps(server, http):
@@ -66,7 +73,7 @@ def test_ws_follows_a_battle_to_its_end_and_closes(server, http):
     def listen() -> None:
         with connect(ws_url(server, bid, 1, battle["seat_tokens"]["p2"])) as ws:
             for message in ws:
-                got.append(orjson.loads(message))
+                got.extend(orjson.loads(message))
         closed.set()
 
     reader = threading.Thread(target=listen)
@@ -166,8 +173,7 @@ def test_a_closed_websocket_stops_its_feed(client, app):
     hub = app.state.services.live
     for _ in range(3):
         with client.websocket_connect(f"/battles/{bid}/stream?from=1") as ws:
-            for _ in range(6):
-                ws.receive_bytes()
+            assert [e["seq"] for e in orjson.loads(ws.receive_bytes())] == [1, 2, 3, 4, 5, 6]
             assert hub.subscribers(bid) == 1
     deadline = time.monotonic() + 5
     while hub.subscribers(bid) and time.monotonic() < deadline:

@@ -4,6 +4,7 @@ and the omniscient view opens only once the battle has ended."""
 from __future__ import annotations
 
 import random
+import re
 
 from ..api.helpers import auth, create, step
 from .helpers import PLAYERS, open_battle, position, shot, shown
@@ -94,3 +95,38 @@ def test_live_mode_follows_the_battle_to_its_end(page, server, http):
     page.wait_for_function("() => document.querySelector('#state .view') && "
                            "!document.querySelector('[data-pile=items] .card.back')")
     shot(page, "ring-live-ended-omniscient")
+
+
+def test_live_mode_resumes_from_its_next_seq_after_a_4408(page, server, http):
+    """The server closes a reader that fell too far behind with 4408: the page reconnects at
+    once from the next seq it lacks, and ends up with every event once."""
+    battle = create(http, "ring", PLAYERS, setup=SHORT)
+    bid = battle["battle_id"]
+    opened: list[str] = []
+
+    def route(ws) -> None:
+        opened.append(ws.url)
+        upstream = ws.connect_to_server()
+        if len(opened) > 1:
+            return                          # later connections pass everything through
+
+        def first_frame_then_drop(message) -> None:
+            ws.send(message)
+            ws.close(code=4408, reason="too far behind; reconnect with from=?")
+            upstream.close()
+        upstream.on_message(first_frame_then_drop)
+
+    page.route_web_socket(re.compile(r"/stream\?"), route)
+    open_battle(page, server, bid)
+    head = http.get(f"/battles/{bid}").json()["seq"]
+    rng = random.Random(5)
+    first = step(http, battle, rng)
+    page.wait_for_function("n => document.querySelectorAll('#log-list li').length >= n", arg=first["seq"])
+    for _ in range(3):
+        step(http, battle, rng)
+    final = http.get(f"/battles/{bid}").json()["seq"]
+    shown(page, final)
+    assert page.locator("#log-count").inner_text() == f"{final} events"
+    seqs = [int(s) for s in page.locator("#log-list li").evaluate_all("items => items.map(i => i.dataset.seq)")]
+    assert seqs == list(range(1, final + 1))
+    assert [int(re.search(r"from=(\d+)", url)[1]) for url in opened] == [head + 1, first["seq"] + 1]

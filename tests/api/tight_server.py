@@ -1,0 +1,30 @@
+"""`ringside serve`'s server stack (uvicorn, uvloop, httptools, one worker) on a listening socket
+with small kernel send buffers, which the sockets it accepts inherit: a client that stops reading
+stalls the server's sends after tens of kilobytes instead of megabytes.
+
+    python -m tests.api.tight_server PORT       (the environment picks the store, as for serve)
+"""
+from __future__ import annotations
+
+import socket
+import sys
+
+import uvicorn
+
+from api.app import create_app
+from api.cli_serve import server_config
+
+SEND_BUFFER = 4096      # the kernel doubles it, and stops tuning it once set
+
+
+def main() -> None:
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+    sock.bind(("127.0.0.1", int(sys.argv[1])))
+    sock.listen(128)
+    uvicorn.Server(server_config(create_app(), 1)).run(sockets=[sock])
+
+
+if __name__ == "__main__":
+    main()
