@@ -61,9 +61,13 @@ def serve(host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
 
 def server_config(app: Any, workers: int, log_level: str = "warning") -> uvicorn.Config:
     """The server stack every worker runs: uvloop's event loop and the httptools parser. With
-    workers, `app` is an import string of an app factory, built in each worker."""
+    workers, `app` is an import string of an app factory, built in each worker.
+
+    WebSocket frames go out uncompressed: per-message deflate compresses each frame again for
+    every socket (its context is per connection), which undoes encoding a batch's frame once
+    for all its spectators, and a battle's frames are a few hundred bytes of JSON."""
     return uvicorn.Config(app, factory=workers > 1, workers=workers, log_level=log_level, access_log=False,
-                          lifespan="on", loop="uvloop", http="httptools")
+                          lifespan="on", loop="uvloop", http="httptools", ws_per_message_deflate=False)
 
 
 def listening_socket(host: str, port: int) -> socket.socket:

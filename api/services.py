@@ -14,7 +14,7 @@ from domain.engine.errors import InvalidInput
 from domain.house import HOUSE_SWEEP_SECONDS, HouseSeats, LocalClaims, RedisClaims
 from domain.sets import Sets
 from domain.sets.sweep import DEFAULT_EVERY_SECONDS, SetSweep
-from projections.live import LiveHub
+from projections.live import OUTBOX_BATCHES, SEND_SECONDS, LiveHub
 from projections.runner import Runner, Views
 from projections.store import MemoryViewStore, RedisViewStore, ViewStore
 
@@ -30,6 +30,8 @@ class Settings:
     house_sweep_seconds: float = HOUSE_SWEEP_SECONDS    # how often house seats due to act are looked for
     state_cache: int = DEFAULT_CACHE    # battle states kept in memory (and folded states per view runner)
     telemetry: bool = False             # FastAPI's native OpenTelemetry, through the global providers
+    stream_outbox: int = OUTBOX_BATCHES         # batches a stream may have waiting before it is behind
+    stream_send_seconds: float = SEND_SECONDS   # how long a frame may wait on a stalled socket
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -41,11 +43,14 @@ class Settings:
                    set_sweep_seconds=positive_seconds("RINGSIDE_SET_SWEEP_SECONDS", DEFAULT_EVERY_SECONDS),
                    house_sweep_seconds=positive_seconds("RINGSIDE_HOUSE_SWEEP_SECONDS", HOUSE_SWEEP_SECONDS),
                    state_cache=count_setting("RINGSIDE_STATE_CACHE", DEFAULT_CACHE, MAX_STATE_CACHE),
-                   telemetry=switch_setting("RINGSIDE_TELEMETRY", False))
+                   telemetry=switch_setting("RINGSIDE_TELEMETRY", False),
+                   stream_outbox=count_setting("RINGSIDE_STREAM_OUTBOX", OUTBOX_BATCHES, MAX_STREAM_OUTBOX),
+                   stream_send_seconds=positive_seconds("RINGSIDE_STREAM_SEND_SECONDS", SEND_SECONDS))
 
 
 MAX_SWEEP_SECONDS = 3600.0
 MAX_STATE_CACHE = 10_000_000
+MAX_STREAM_OUTBOX = 100_000
 
 
 def positive_seconds(name: str, default: float) -> float:
@@ -117,7 +122,8 @@ class Services:
 def bootstrap(settings: Settings | None = None) -> Services:
     settings = settings or Settings.from_env()
     battles = Battles(settings.database_url, cache_size=settings.state_cache)
-    live = LiveHub(settings.redis_url, prefix=settings.redis_prefix)
+    live = LiveHub(settings.redis_url, prefix=settings.redis_prefix, outbox_batches=settings.stream_outbox,
+                   send_seconds=settings.stream_send_seconds)
     battles.committed.append(live.publish)
     views = view_store(settings)
     projections = Views(battles, views)

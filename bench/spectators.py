@@ -11,8 +11,8 @@
   which worker each spectator lands on.
 
 Spectators run in client processes of their own (uvloop, a minimal WebSocket client, fd
-limits raised), apart from the servers. They offer permessage-deflate as browsers do (the
-server then compresses each frame for each of them) unless --no-compression. Commands are
+limits raised), apart from the servers. They offer permessage-deflate as browsers do, unless
+--no-compression (`ringside serve` declines it: see api/cli_serve.py). Commands are
 sent one at a time, 0.25 s apart (latency, not a backlog). A batch's commit time is taken when
 its command's HTTP answer arrives; clients stamp each frame on arrival (CLOCK_MONOTONIC, one
 clock for every process) and read it after the run. A delivery is one event reaching one

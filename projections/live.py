@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import queue
 import threading
 import uuid
@@ -42,10 +41,12 @@ from domain.reading import held_back
 
 log = logging.getLogger(__name__)
 SPECTATOR_KEY = "spectator"
-# Batches a subscriber may have waiting before it counts as too far behind.
-OUTBOX_BATCHES = int(os.environ.get("RINGSIDE_STREAM_OUTBOX", "256"))
-# A send still unfinished this long after it started, when a batch arrives: too far behind.
-SEND_SECONDS = float(os.environ.get("RINGSIDE_STREAM_SEND_SECONDS", "10"))
+# Batches a subscriber may have waiting before it counts as too far behind
+# (RINGSIDE_STREAM_OUTBOX, read by api/services.py).
+OUTBOX_BATCHES = 256
+# A send still unfinished this long after it started, when a batch arrives: too far behind
+# (RINGSIDE_STREAM_SEND_SECONDS).
+SEND_SECONDS = 10.0
 WAKE_CHUNK = 64             # subscribers handed a batch per turn of their event loop
 
 
@@ -132,7 +133,7 @@ class Subscription:
     """One stream's bounded outbox of batches, filled and drained in the stream's event loop.
 
     Its client is too far behind when a batch arrives while the outbox is full, or while a send
-    has been stuck for SEND_SECONDS. Checking as batches arrive costs no timer per send, and a
+    has been stuck for the hub's `send_seconds`. Checking as batches arrive costs no timer per send, and a
     stuck send that nothing follows holds nothing back."""
 
     def __init__(self, hub: "LiveHub", battle_id: str):
@@ -151,8 +152,9 @@ class Subscription:
         """In the subscriber's loop: queue the batch, or find the subscriber too far behind."""
         if self.behind or self.closed:
             return
-        stuck = self._sending_since is not None and self.loop.time() - self._sending_since > SEND_SECONDS
-        if stuck or len(self.outbox) >= OUTBOX_BATCHES:
+        hub = self.hub
+        stuck = self._sending_since is not None and self.loop.time() - self._sending_since > hub.send_seconds
+        if stuck or len(self.outbox) >= hub.outbox_batches:
             self.fall_behind()
             return
         self.outbox.append(batch)
@@ -230,9 +232,12 @@ def offer_chunk(subs: tuple[Subscription, ...], batch: Batch, start: int) -> Non
 class LiveHub:
     """In-process fan-out; with a Redis URL, across worker processes through pub/sub."""
 
-    def __init__(self, redis_url: str | None = None, prefix: str = "ringside"):
+    def __init__(self, redis_url: str | None = None, prefix: str = "ringside", *,
+                 outbox_batches: int = OUTBOX_BATCHES, send_seconds: float = SEND_SECONDS):
         self.redis_url = redis_url
         self.prefix = prefix
+        self.outbox_batches = outbox_batches
+        self.send_seconds = send_seconds
         # battle id -> event loop -> that loop's subscriptions: a batch costs the committing
         # thread one wake-up per loop, however many subscribers each loop serves.
         self._subs: dict[str, dict[asyncio.AbstractEventLoop, list[Subscription]]] = {}

@@ -83,11 +83,9 @@ def test_many_subscribers_get_every_batch_in_commit_order():
     assert asyncio.run(follow()) == [[1, 3, 6]] * count
 
 
-def test_an_overflowing_outbox_is_too_far_behind_and_lets_its_batches_go(monkeypatch):
-    monkeypatch.setattr(live, "OUTBOX_BATCHES", 3)
-
+def test_an_overflowing_outbox_is_too_far_behind_and_lets_its_batches_go():
     async def overflow() -> None:
-        sub = LiveHub().subscribe("b")
+        sub = LiveHub(outbox_batches=3).subscribe("b")
         for seq in range(1, 4):
             sub.put(batch(seq, seq))
         assert (await sub.next(1)).first == 1       # three waiting are allowed
@@ -111,11 +109,9 @@ async def stalled_send(sub: live.Subscription) -> asyncio.Task[None]:
     return sending
 
 
-def test_a_send_stuck_past_its_bound_is_cut_short_when_the_next_batch_comes(monkeypatch):
-    monkeypatch.setattr(live, "SEND_SECONDS", -1.0)     # any send under way is stuck
-
+def test_a_send_stuck_past_its_bound_is_cut_short_when_the_next_batch_comes():
     async def stuck() -> None:
-        sub = LiveHub().subscribe("b")
+        sub = LiveHub(send_seconds=-1.0).subscribe("b")     # any send under way is stuck
         sending = await stalled_send(sub)
         sub.put(batch(1, 1))
         with pytest.raises(TooFarBehind):

@@ -152,31 +152,6 @@ def test_own_writes_that_follow_the_head_move_it_and_others_do_not():
     assert follower.head == 3
 
 
-def test_the_service_sizes_its_state_cache_from_the_environment(sqlite_url, monkeypatch):
-    from api.services import Settings, bootstrap
-
-    monkeypatch.setenv("RINGSIDE_DATABASE_URL", sqlite_url)
-    monkeypatch.setenv("RINGSIDE_STATE_CACHE", "500")
-    services = bootstrap()
-    try:
-        assert services.battles.cache.size == 500
-    finally:
-        services.close()
-    monkeypatch.delenv("RINGSIDE_STATE_CACHE")
-    assert Settings.from_env().state_cache == 16384
-
-
-@pytest.mark.parametrize("raw", ["many", "0", "-5", "1.5", "²", "9" * 40, "10000001"])
-def test_a_bad_state_cache_size_is_one_error_naming_the_variable(monkeypatch, raw):
-    from api.services import Settings
-    from domain.engine.errors import InvalidInput
-
-    monkeypatch.setenv("RINGSIDE_STATE_CACHE", raw)
-    with pytest.raises(InvalidInput) as err:
-        Settings.from_env()
-    assert err.value.message.startswith("RINGSIDE_STATE_CACHE: a whole number from 1 to 10,000,000, not ")
-
-
 def test_a_sync_fast_forwards_a_state_the_next_event_follows_and_drops_one_further_behind():
     store, cache = FakeStore(), StateCache(16)
     follower = LogFollower(store, cache, advance=lambda state, note: FakeState(note.originator_version))
@@ -197,21 +172,3 @@ def test_a_battle_another_process_creates_is_cached_here_from_its_first_event(db
     moved = b.submit(created.battle_id, "p1", MULLIGAN)
     # A never loaded it: its synced read folds it from B's events, creation included
     assert_latest_is_the_log(db_url, a, created.battle_id, moved.seq)
-
-
-@pytest.mark.parametrize("raw, expected", [("on", True), ("1", True), ("Yes", True), ("off", False), ("0", False)])
-def test_telemetry_is_switched_from_the_environment(monkeypatch, raw, expected):
-    from api.services import Settings
-
-    monkeypatch.setenv("RINGSIDE_TELEMETRY", raw)
-    assert Settings.from_env().telemetry is expected
-
-
-def test_a_bad_telemetry_switch_is_one_error_naming_the_variable(monkeypatch):
-    from api.services import Settings
-    from domain.engine.errors import InvalidInput
-
-    monkeypatch.setenv("RINGSIDE_TELEMETRY", "maybe")
-    with pytest.raises(InvalidInput) as err:
-        Settings.from_env()
-    assert err.value.message == "RINGSIDE_TELEMETRY: on or off (1/0, true/false, on/off, yes/no), not 'maybe'"
