@@ -19,7 +19,6 @@ import msgspec
 from domain.engine.battle import BattleState
 from domain.engine.errors import RingsideError, SeqOutOfRange
 from domain.engine.events import Recorded, Viewer, wire_event
-from domain.engine.memo import StateMemo
 from domain.engine.ruleset import ruleset_of
 from replays import format as replay_format
 
@@ -35,14 +34,39 @@ def view_json(state: BattleState, viewer: Viewer) -> dict[str, Any]:
             "state": game_view(state, viewer)}
 
 
-# Each state's game views by the viewer shown, while the state lives (domain/engine/memo.py):
-# the battle views, the AI memory and the readers of one cached state all ask for the same.
-_VIEWS = StateMemo()
+class RecentViews:
+    """The game views of the last few (state, viewer) pairs asked for: the battle views and
+    the AI memory render the same seat views of each folded state, and readers of one cached
+    state ask for its view again and again. Only a few are kept: a view is a few dozen
+    objects, and holding one for every state in memory made the collector's full passes long."""
+
+    def __init__(self, size: int = 256):
+        self.size = size
+        self._views: OrderedDict[tuple[int, Viewer], tuple[BattleState, dict[str, Any]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, state: BattleState, shown: Viewer) -> dict[str, Any] | None:
+        with self._lock:
+            found = self._views.get((id(state), shown))
+            if found is None or found[0] is not state:      # a later object at the same address
+                return None
+            self._views.move_to_end((id(state), shown))
+            return found[1]
+
+    def put(self, state: BattleState, shown: Viewer, view: dict[str, Any]) -> dict[str, Any]:
+        with self._lock:
+            self._views[(id(state), shown)] = (state, view)
+            while len(self._views) > self.size:
+                self._views.popitem(last=False)
+        return view
+
+
+_VIEWS = RecentViews()
 
 
 def game_view(state: BattleState, viewer: Viewer) -> dict[str, Any] | None:
     """The ruleset's view of the game for `viewer` (everything once the battle is public),
-    worked out once per state and viewer. Callers must not change what it returns."""
+    worked out once for recently viewed states. Callers must not change what it returns."""
     if state.game is None:
         return None
     shown = viewer if not state.public else Viewer(seat=viewer.seat, omniscient=True)

@@ -26,6 +26,9 @@ from .ratings import Leaderboards, PlayerHistory
 from .store import Op, ViewStore
 
 
+MEMORIES = 2048         # seats' memories kept decoded; others are recalled from the store
+
+
 class BattleViews(Projection):
     name = "battles"
 
@@ -71,7 +74,7 @@ class AiMemory(Projection):
         if found is None:
             found = self.recall(battle_id, seat)
         self.memories[(battle_id, seat)] = found
-        while len(self.memories) > 2 * self.folder.size:     # two seats a battle, as a rule
+        while len(self.memories) > MEMORIES:
             self.memories.popitem(last=False)
         return found
 
