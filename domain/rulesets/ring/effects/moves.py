@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from msgspec.structs import replace
 
 from domain.engine.events import Event
-from domain.engine.hooks import Effect, EventT, Handler, HookContext, Phase, Resolver
+from domain.engine.hooks import BoundEffect, Effect, EventT, Handler, HookContext, Phase, Resolver
 from domain.engine.rng import Rng
 
 from .. import events as ev
@@ -52,11 +52,12 @@ def _active(dynamics: tuple[Dyn, ...], down: frozenset[str], disarmed: frozenset
     Dynamics are out while their unit is KO'd; Equipment Dynamics while its equipment is
     disabled (seed 000, Add Dynamics)."""
     sealed = {d.target for d in dynamics if d.kind == "seal" and d.target is not None}
-    found = tuple(Effect(kind=d.kind, owner=d.id) for d in dynamics
+    found = tuple(BoundEffect(kind=d.kind, owner=d.id, subject=d.unit) for d in dynamics
                   if d.id not in sealed and not (d.source in UNIT_BOUND and d.unit in down)
                   and not (d.source == "equipment" and d.unit in disarmed))
-    # An effect names its Dynamic and no more (hooks read the rest from the state), so a
-    # severity change gives an equal tuple: the same object, whose hook plans stay known.
+    # An effect names its Dynamic and its carrier, which never change (hooks read the rest
+    # from the state), so a severity change gives an equal tuple: the same object, whose hook
+    # plans stay known. The carrier lets hooks on a unit's events skip other units' Dynamics.
     if len(_INTERNED) > 8192:
         _INTERNED.clear()
     return _INTERNED.setdefault(found, found)
