@@ -195,12 +195,13 @@ def battle_actions(s: Ring, seat: str) -> tuple[Command, ...]:
     if ring is not None and not ring.down:
         for aid in loadout(ring):
             ability = rules.abilities[aid]
-            if _unit_ability_blocked(s, seat, ring, ability, ap, checks) is None:
+            # the AP an ability costs rules many out: checked here before the rest
+            if ability.ap <= ap and _unit_ability_blocked(s, seat, ring, ability, ap, checks) is None:
                 for target in _targets(s, seat, ring, ability, known):
                     found.append(UseAbility(ability=aid, target=target))
     for aid in rules.leaders[side.leader].abilities:
         ability = rules.abilities[aid]
-        if _leader_ability_blocked(s, seat, ability, ap, checks) is None:
+        if ability.ap <= ap and _leader_ability_blocked(s, seat, ability, ap, checks) is None:
             for target in _targets(s, seat, ring, ability, known):
                 found.append(UseLeaderAbility(ability=aid, target=target))
     if side.items and item_cost(s, seat) <= ap:
