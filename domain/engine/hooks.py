@@ -68,6 +68,12 @@ Handler = Callable[..., Any]
 Row = tuple[Effect, Handler, "str | None"]
 
 
+class HandlerTable:
+    """An `evolve` that keeps one handler per event type (the engine's `Reducer`) offers them
+    here, so the resolver calls the one an event needs directly: one call less per event."""
+    handlers: dict[type, Callable[[Any, Any], Any]]
+
+
 class Hooks:
     """A ruleset's hook registry: `@hooks.hook(Phase.BEFORE, on=DamageDealt, kind="armor")`."""
 
@@ -171,6 +177,8 @@ class Resolver(Generic[S]):
         self.scheduled: list[Event] = []
         self.rng = rng
         self._evolve = evolve
+        # Where `evolve` has no handler for a type (or no table at all), it is called itself.
+        self._handlers = evolve.handlers if isinstance(evolve, HandlerTable) else {}
         self._hooks = hooks
         self._effects = effects
         self._depth = 0
@@ -195,20 +203,21 @@ class Resolver(Generic[S]):
         try:
             if self._depth > self._cap:
                 raise ResolveDepthExceeded(f"hook reactions nested deeper than {self._cap} at {event.TOPIC}")
-            final: EventT | None = event
-            if type(event) in self._before:
-                final = self._modified(event)
+            # A modifier or `settle` hands back an event of the type it was given, or None.
+            kind = type(event)
+            final: EventT | None = self._modified(event) if kind in self._before else event
             settles = self._settles
-            if final is not None and (settles is None or type(final) in settles):
+            if final is not None and (settles is None or kind in settles):
                 final = self.settle(final)
             if final is not None:
                 # `_record`, inlined: this runs for every event of every batch.
-                self.state = self._evolve(self.state, final)
+                handler = self._handlers.get(kind)
+                self.state = self._evolve(self.state, final) if handler is None else handler(final, self.state)
                 self.events.append(final)
                 follows = self._follows
-                if follows is None or type(final) in follows:
+                if follows is None or kind in follows:
                     self.follow(final)
-                if type(final) in self._after:
+                if kind in self._after:
                     self._react(final)
         finally:
             self._depth -= 1
@@ -249,7 +258,8 @@ class Resolver(Generic[S]):
         return _Deeper(self)
 
     def _record(self, event: Event) -> None:
-        self.state = self._evolve(self.state, event)
+        handler = self._handlers.get(type(event))
+        self.state = self._evolve(self.state, event) if handler is None else handler(event, self.state)
         self.events.append(event)
 
     def decision(self) -> Decision[S]:

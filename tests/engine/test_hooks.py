@@ -177,3 +177,17 @@ def test_a_modifier_that_changes_the_subject_is_followed_by_the_handlers_of_the_
 @BOUND.hook(Phase.BEFORE, on=Healed, kind="mark", subject="target")
 def mark(ctx, s, e):
     return Healed(target="c")
+
+
+def test_a_resolver_calls_a_reducers_handlers_and_refuses_an_event_it_has_none_for():
+    from domain.engine.reducer import Reducer
+    board: Reducer[Board] = Reducer("test")
+    b = Resolver(Board(hp={"a": 10, "b": 10}), board, HOOKS, lambda s: s.effects, None)
+
+    @board.on()
+    def _(e: Hit, s: Board) -> Board:          # registered after the resolver was made
+        return msgspec.structs.replace(s, hp={**s.hp, e.target: s.hp[e.target] - e.amount})
+    b.emit(Hit(target="a", amount=4))
+    assert b.state.hp == {"a": 6, "b": 10}
+    with pytest.raises(TypeError, match="test cannot apply test.Healed"):
+        b.emit(Healed(target="a"))
