@@ -24,13 +24,17 @@ from .state import Fighter, Ring, opponent
 UNIT_TARGETS = ("enemy_unit", "ally", "ally_bench")
 
 
+# `Ring.down` holds the keys of the units KO'd or removed (evolve keeps it with their flags):
+# these lists, made for every legal action, test membership there rather than each unit.
+
 def alive(s: Ring, seat: str) -> list[str]:
-    return [k for k in s.side(seat).team if not s.units[k].down]
+    down = s.down
+    return [k for k in s.side(seat).team if k not in down]
 
 
 def bench(s: Ring, seat: str) -> list[str]:
-    side = s.side(seat)
-    return [k for k in side.team if k != side.ring and not s.units[k].down]
+    side, down = s.side(seat), s.down
+    return [k for k in side.team if k != side.ring and k not in down]
 
 
 def eligible(s: Ring, seat: str) -> list[str]:
@@ -46,8 +50,8 @@ def target_options(s: Ring, seat: str, user: Fighter | None, ability: Ability) -
     kind = ability.target
     enemy = opponent(seat)
     if kind == "enemy_ring":
-        ring = s.ring_unit(enemy)
-        return [None] if ring is not None and not ring.down else []
+        ring = s.side(enemy).ring
+        return [None] if ring is not None and ring not in s.down else []
     if kind == "enemy_unit":
         return alive(s, enemy)
     if kind == "enemy_team":
@@ -134,8 +138,8 @@ def can_strike(s: Ring, seat: str) -> bool:
     by default only in the turn the enemy knocked it out (`Params.strike_window`), or while
     its side has no unit left to send into the Ring (else only the time limit could end it)."""
     enemy = opponent(seat)
-    ring = s.ring_unit(enemy)
-    if ring is None or not ring.down or s.side(seat).ap <= 0:
+    ring = s.side(enemy).ring
+    if ring is None or ring not in s.down or s.side(seat).ap <= 0:
         return False
     return s.params.strike_window == "down" or s.strike_open == seat or not bench(s, enemy)
 
@@ -192,7 +196,7 @@ def battle_actions(s: Ring, seat: str) -> tuple[Command, ...]:
     found: list[Command] = []
     known: dict[str, Sequence[str | None]] = {}
     checks = modifiers(s, AbilityCheck)
-    if ring is not None and not ring.down:
+    if ring is not None and ring.key not in s.down:
         for aid in loadout(ring):
             ability = rules.abilities[aid]
             # the AP an ability costs rules many out: checked here before the rest
