@@ -63,7 +63,7 @@ class BattleEnded(Event, frozen=True, kw_only=True):
     seed: str
 
 
-class BattleState(msgspec.Struct, frozen=True, kw_only=True):
+class BattleState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     battle_id: str
     seq: int
     chain: str
