@@ -104,7 +104,10 @@ class Fighter(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
     def stat(self, attr: str) -> int:
         """The attribute in effect: base plus augments, less exhaustion; never below 1."""
-        return max(1, exhausted(max(0, self.base[attr] + self.aug.get(attr, 0)), self.exs))
+        value = self.base[attr] + self.aug.get(attr, 0)
+        if not self.exs:            # nothing to take away: the common case, asked for every hit
+            return value if value > 1 else 1
+        return max(1, exhausted(max(0, value), self.exs))
 
     @property
     def down(self) -> bool:

@@ -194,7 +194,7 @@ def battle_actions(s: Ring, seat: str) -> tuple[Command, ...]:
     ring = s.ring_unit(seat)
     rules = content()
     found: list[Command] = []
-    known: dict[str, Sequence[str | None]] = {}
+    known = _known_targets(s, seat)
     checks = modifiers(s, AbilityCheck)
     if ring is not None and ring.key not in s.down:
         for aid in loadout(ring):
@@ -223,8 +223,8 @@ def battle_actions(s: Ring, seat: str) -> tuple[Command, ...]:
 
 def _targets(s: Ring, seat: str, user: Fighter | None, ability: Ability,
              known: dict[str, Sequence[str | None]]) -> Sequence[str | None]:
-    """`target_options`, kept in `known` by target kind while one list is made: with the
-    state, seat and user fixed, only a Dynamic target depends on more than the kind."""
+    """`target_options`, kept in `known` by target kind (`_known_targets`); a Dynamic target
+    depends on more than the kind."""
     kind = ability.target
     if kind == "dynamic":
         return target_options(s, seat, user, ability)
@@ -232,6 +232,28 @@ def _targets(s: Ring, seat: str, user: Fighter | None, ability: Ability,
     if found is None:
         found = known[kind] = target_options(s, seat, user, ability)
     return found
+
+
+# seat -> (content, down set, own team, own Ring, enemy team, enemy Ring, target lists by kind)
+_BOARDS: dict[str, tuple[object, frozenset[str], tuple[str, ...], str | None, tuple[str, ...], str | None,
+                         dict[str, Sequence[str | None]]]] = {}
+
+
+def _known_targets(s: Ring, seat: str) -> dict[str, Sequence[str | None]]:
+    """The target lists of `seat`'s actions by kind, filled as they are asked for. With the seat
+    and its user (the Ring unit) fixed, a list of a kind other than Dynamic depends only on the
+    teams, the Rings and who is down (`Ring.down`, a new set whenever a unit goes down, comes
+    back or leaves). The states of one turn mostly share those objects, so each seat's last
+    lists serve while they are the same objects (held here, so none is mistaken for another)."""
+    rules = content()
+    side, enemy = (s.p1, s.p2) if seat == "p1" else (s.p2, s.p1)
+    last = _BOARDS.get(seat)
+    if (last is not None and last[0] is rules and last[1] is s.down and last[2] is side.team
+            and last[3] == side.ring and last[4] is enemy.team and last[5] == enemy.ring):
+        return last[6]
+    known: dict[str, Sequence[str | None]] = {}
+    _BOARDS[seat] = (rules, s.down, side.team, side.ring, enemy.team, enemy.ring, known)
+    return known
 
 
 def can_act(s: Ring, seat: str) -> bool:

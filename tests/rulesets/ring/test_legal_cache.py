@@ -8,7 +8,8 @@ from domain.engine.battle import fold
 from domain.engine.ruleset import get_ruleset
 from domain.rulesets.ring.content import CONTENT, Content, playing
 from domain.rulesets.ring.releases import ARCHIVE
-from domain.rulesets.ring.targets import battle_options, listed
+from domain.rulesets.ring import targets
+from domain.rulesets.ring.targets import battle_actions, battle_options, listed
 
 from .build import ring, unit
 
@@ -39,3 +40,23 @@ def test_the_down_set_the_legal_actions_read_matches_every_units_flags_throughou
             assert game.down == {key for key, f in game.units.items() if f.ko or f.removed}
             checked += bool(game.down)
     assert checked > 0                       # some unit went down in this battle
+
+
+def test_target_lists_kept_from_the_last_state_give_the_actions_a_fresh_start_gives():
+    # battle_actions reuses each seat's target lists while the teams, Rings and down set are
+    # the same objects; every state of a battle must list what it lists from nothing
+    ruleset = get_ruleset("ring")
+    bot = get_policy("random", "ring")
+    match = play(ruleset, {"p1": bot, "p2": bot}, battle_id="kept-targets", revealed=seeded_bytes("kept", 1),
+                 bot_seed=seeded_bytes("kept", 2))
+    state, compared = None, 0
+    for rec in match.records:
+        state = fold(ruleset, state, rec)
+        game = state.game
+        if game is None or game.phase != "battle" or game.active is None or game.swap_required:
+            continue
+        kept = battle_actions(game, game.active)             # the lists of the state before, if still right
+        targets._BOARDS.clear()
+        assert battle_actions(game, game.active) == kept
+        compared += 1
+    assert compared > 100
