@@ -12,9 +12,9 @@ from typing import Annotated, Any, NamedTuple
 import msgspec
 import orjson
 
-from .chain import GENESIS, chain_of
+from .chain import GENESIS, canonical_event, chain_events, link
 from .errors import BattleOver, InvalidInput, NotYourTurn, RuleViolation, SetupError, UnknownRuleset, quote
-from .events import Command, Event, Recorded, event_data, secret, server_only
+from .events import Command, Event, Recorded, secret, server_only
 from .rng import Rng, batch_cursor
 from .ruleset import Decision, Outcome, Ruleset, get_ruleset
 from .table import PlayerEntry, Table, parse_player
@@ -63,7 +63,7 @@ class BattleEnded(Event, frozen=True, kw_only=True):
     seed: str
 
 
-class BattleState(msgspec.Struct, frozen=True, kw_only=True):
+class BattleState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     battle_id: str
     seq: int
     chain: str
@@ -244,12 +244,7 @@ def extend(ruleset: Ruleset[Any], state: BattleState, out: list[Recorded],
     events = decision.events
     if decision.state is not None:
         # The resolver already evolved these events: chain them, then take its state.
-        seq, chain = state.seq, state.chain
-        for event in events:
-            seq += 1
-            # `record`, inlined: this runs for every event of every batch.
-            chain = chain_of(chain, seq, event.TOPIC, event_data(event))
-            out.append(Recorded(seq, event, chain))
+        seq, chain = chain_events(state.chain, state.seq, events, out)
         state = msgspec.structs.replace(state, seq=seq, chain=chain, game=decision.state)
     else:
         for event in events:
@@ -266,7 +261,7 @@ def extend(ruleset: Ruleset[Any], state: BattleState, out: list[Recorded],
 
 
 def record(previous: str, seq: int, event: Event) -> Recorded:
-    return Recorded(seq, event, chain_of(previous, seq, event.TOPIC, event_data(event)))
+    return Recorded(seq, event, link(previous, canonical_event(seq, event)))
 
 
 def fold(ruleset: Ruleset[Any], state: BattleState | None, rec: Recorded) -> BattleState:

@@ -1,10 +1,14 @@
 """Canonical encoding and the per-battle hash chain (DESIGN.md non-negotiable 6)."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from hashlib import blake2b
 
+import msgspec
+import msgspec.inspect as mi
 import orjson
+
+from .events import Event, Recorded
 
 GENESIS = "0" * 64
 
@@ -31,3 +35,77 @@ def chain_of(previous: str, seq: int, topic: str, data: Mapping[str, object]) ->
     digest.update(bytes.fromhex(previous))
     digest.update(orjson.dumps({"seq": seq, "type": topic, "data": data}, option=_SORT_KEYS))
     return digest.hexdigest()
+
+
+# -- Chaining events as they are made ---------------------------------------------------
+# `canonical_bytes` builds a dict of the event's fields for orjson to sort. msgspec can write
+# the same bytes straight from the event: a struct's fields in sorted order, as `_Canonical`
+# puts "data", "seq" and "type". It does for every value an event of an exact type may
+# hold: strings (every code point escaped alike), integers, booleans, null, and arrays and
+# string-keyed objects of those. Floats it writes differently (`1e+16` is `1e16`), and a
+# field typed Any might hold one, so events with such fields still go through orjson.
+# `tests/engine/test_chain.py` checks both ways agree on every stored golden and fixture.
+
+class _Canonical(msgspec.Struct, gc=False):
+    data: Event
+    seq: int
+    type: str
+
+
+_encode_sorted = msgspec.json.Encoder(order="sorted").encode
+# event class -> whether msgspec writes its canonical bytes exactly as orjson does
+_EXACT: dict[type, bool] = {}
+
+
+def exactly_encoded(cls: type[Event]) -> bool:
+    """Whether every value `cls` declares is one msgspec writes as orjson does (see above)."""
+    found = _EXACT.get(cls)
+    if found is None:
+        info = mi.type_info(cls)
+        found = _EXACT[cls] = (info.tag is None and not info.array_like
+                               and all(f.name == f.encode_name and _exact_type(f.type) for f in info.fields))
+    return found
+
+
+def _exact_type(t: mi.Type) -> bool:
+    if isinstance(t, (mi.StrType, mi.IntType, mi.BoolType, mi.NoneType)):
+        return True
+    if isinstance(t, mi.LiteralType):
+        return all(type(v) in (str, int) for v in t.values)
+    if isinstance(t, mi.UnionType):
+        return all(_exact_type(u) for u in t.types)
+    if isinstance(t, (mi.VarTupleType, mi.ListType)):
+        return _exact_type(t.item_type)
+    if isinstance(t, mi.TupleType):
+        return all(_exact_type(u) for u in t.item_types)
+    if isinstance(t, mi.DictType):
+        return isinstance(t.key_type, mi.StrType) and _exact_type(t.value_type)
+    return False
+
+
+def canonical_event(seq: int, event: Event) -> bytes:
+    """`canonical_bytes(seq, event.TOPIC, event_data(event))`, without the dict where it can."""
+    if _EXACT.get(type(event)) or exactly_encoded(type(event)):
+        return _encode_sorted(_Canonical(event, seq, event.TOPIC))
+    return orjson.dumps({"seq": seq, "type": event.TOPIC, "data": msgspec.structs.asdict(event)}, option=_SORT_KEYS)
+
+
+def chain_events(previous: str, seq: int, events: Iterable[Event], out: list[Recorded]) -> tuple[int, str]:
+    """Append each event to `out` as a `Recorded`, chained on from `previous` at `seq` + 1,
+    and return the last (seq, chain). The running digest stays binary between events, sparing
+    a hex round trip per event."""
+    chain = previous
+    raw = bytes.fromhex(previous)
+    exact = _EXACT
+    for event in events:
+        seq += 1
+        digest = _BLAKE2B_32.copy()
+        digest.update(raw)
+        if exact.get(type(event)):
+            digest.update(_encode_sorted(_Canonical(event, seq, event.TOPIC)))
+        else:
+            digest.update(canonical_event(seq, event))
+        raw = digest.digest()
+        chain = raw.hex()
+        out.append(Recorded(seq, event, chain))
+    return seq, chain

@@ -265,7 +265,7 @@ def wire_event(rec: Recorded, viewer: Viewer, public: bool) -> dict[str, Any]:
 
 
 class Command(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True,
-              tag_field="type"):
+              tag_field="type", gc=False):
     """A player's intent. Subclasses pass `tag="play_card"` etc.; the tag is the wire `type`."""
 
     @classmethod

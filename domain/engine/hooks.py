@@ -42,6 +42,13 @@ class Effect(msgspec.Struct, frozen=True, kw_only=True):
     source: str = ""
 
 
+class BoundEffect(Effect, frozen=True, kw_only=True):
+    """An effect bound to one subject, such as the unit that carries it. A handler registered
+    with `subject="unit"` is not called for an event whose `unit` is another one (see
+    `Hooks.hook`)."""
+    subject: str | None = None
+
+
 class EffectTriggered(Event, frozen=True, kw_only=True):
     TOPIC = "engine.EffectTriggered"
     kind: str
@@ -56,6 +63,15 @@ class HookContext(msgspec.Struct, frozen=True):
 
 
 Handler = Callable[..., Any]
+# A handler in a plan: its effect, the handler, and the event field naming the subject it is
+# bound to (`Hooks.hook`'s `subject`, for a `BoundEffect`), or None.
+Row = tuple[Effect, Handler, "str | None"]
+
+
+class HandlerTable:
+    """An `evolve` that keeps one handler per event type (the engine's `Reducer`) offers them
+    here, so the resolver calls the one an event needs directly: one call less per event."""
+    handlers: dict[type, Callable[[Any, Any], Any]]
 
 
 class Hooks:
@@ -66,21 +82,25 @@ class Hooks:
         # The types some kind hooks, by phase: the fast paths test membership here.
         self.before: set[type] = set()
         self.after: set[type] = set()
-        # (phase, type) -> kind -> [(priority, handler)]: what a plan picks from.
-        self._table: dict[tuple[Phase, type], dict[str, list[tuple[int, Handler]]]] = {}
+        # (phase, type) -> kind -> [(priority, handler, subject field)]: what a plan picks from.
+        self._table: dict[tuple[Phase, type], dict[str, list[tuple[int, Handler, str | None]]]] = {}
         # id(effects) -> (effects, {type: plan} for BEFORE, {type: plan} for AFTER). The entry
         # holds the effects themselves, so no other sequence can reuse that id while it lives.
-        self._by_identity: dict[int, tuple[Sequence[Effect], dict[type, list[tuple[Effect, Handler]]],
-                                           dict[type, list[tuple[Effect, Handler]]]]] = {}
+        self._by_identity: dict[int, tuple[Sequence[Effect], dict[type, list[Row]], dict[type, list[Row]]]] = {}
         self.kinds: set[str] = set()
 
-    def hook(self, phase: Phase, *, on: type, kind: str, priority: int = 0) -> Callable[[Handler], Handler]:
-        """Register one handler per (kind, phase, event type); a second one is refused, naming both."""
+    def hook(self, phase: Phase, *, on: type, kind: str, priority: int = 0,
+             subject: str | None = None) -> Callable[[Handler], Handler]:
+        """Register one handler per (kind, phase, event type); a second one is refused, naming both.
+
+        `subject` names a field of `on` that the handler changes nothing unless it equals the
+        subject of a `BoundEffect` (the handler's own test, say `e.unit == carrier`): events
+        about another subject then skip the call. The order of the calls made is unchanged."""
         place = caller_place(2)
 
         def register(fn: Handler) -> Handler:
             self._registered.add((kind, phase, on.__name__), fn, place)
-            self._table.setdefault((phase, on), {}).setdefault(kind, []).append((priority, fn))
+            self._table.setdefault((phase, on), {}).setdefault(kind, []).append((priority, fn, subject))
             (self.before if phase == _BEFORE else self.after).add(on)
             self._by_identity.clear()
             self.kinds.add(kind)
@@ -92,6 +112,12 @@ class Hooks:
         return on in (self.before if phase == _BEFORE else self.after)
 
     def handlers(self, phase: Phase, on: type, effects: Sequence[Effect]) -> list[tuple[Effect, Handler]]:
+        """Every handler of `on` in effect, in order, each with its effect."""
+        return [(effect, fn) for effect, fn, _ in self.plan(phase, on, effects)]
+
+    def plan(self, phase: Phase, on: type, effects: Sequence[Effect]) -> list[Row]:
+        """`handlers`, each with the event field it is bound by (None: called for every event):
+        the caller skips a row whose field in the event is not the effect's subject."""
         # Rulesets hand back the same effects tuple while nothing changes: look it up by
         # identity first, which spares hashing every effect record on the hot path.
         known = self._by_identity.get(id(effects))
@@ -105,20 +131,21 @@ class Hooks:
             plan = plans[on] = self._plan(phase, on, effects)
         return plan
 
-    def _plan(self, phase: Phase, on: type, effects: Sequence[Effect]) -> list[tuple[Effect, Handler]]:
+    def _plan(self, phase: Phase, on: type, effects: Sequence[Effect]) -> list[Row]:
         by_kind = self._table.get((phase, on))
         if not by_kind:
             return []
         found = []
         for order, effect in enumerate(effects):
-            for priority, fn in by_kind.get(effect.kind, ()):
-                found.append((priority, order, effect.kind, effect, fn))
+            for priority, fn, subject in by_kind.get(effect.kind, ()):
+                bound = subject if isinstance(effect, BoundEffect) else None
+                found.append((priority, order, effect.kind, effect, fn, bound))
         if len(found) > 1:
             found.sort(key=_rank)
-        return [(row[3], row[4]) for row in found]
+        return [(row[3], row[4], row[5]) for row in found]
 
 
-def _rank(row: tuple[int, int, str, Effect, Handler]) -> tuple[int, int, str]:
+def _rank(row: tuple[int, int, str, Effect, Handler, str | None]) -> tuple[int, int, str]:
     """Phase priority, then the source order of effects in state, then the kind id."""
     return row[0], row[1], row[2]
 
@@ -150,6 +177,8 @@ class Resolver(Generic[S]):
         self.scheduled: list[Event] = []
         self.rng = rng
         self._evolve = evolve
+        # Where `evolve` has no handler for a type (or no table at all), it is called itself.
+        self._handlers = evolve.handlers if isinstance(evolve, HandlerTable) else {}
         self._hooks = hooks
         self._effects = effects
         self._depth = 0
@@ -174,20 +203,21 @@ class Resolver(Generic[S]):
         try:
             if self._depth > self._cap:
                 raise ResolveDepthExceeded(f"hook reactions nested deeper than {self._cap} at {event.TOPIC}")
-            final: EventT | None = event
-            if type(event) in self._before:
-                final = self._modified(event)
+            # A modifier or `settle` hands back an event of the type it was given, or None.
+            kind = type(event)
+            final: EventT | None = self._modified(event) if kind in self._before else event
             settles = self._settles
-            if final is not None and (settles is None or type(final) in settles):
+            if final is not None and (settles is None or kind in settles):
                 final = self.settle(final)
             if final is not None:
                 # `_record`, inlined: this runs for every event of every batch.
-                self.state = self._evolve(self.state, final)
+                handler = self._handlers.get(kind)
+                self.state = self._evolve(self.state, final) if handler is None else handler(final, self.state)
                 self.events.append(final)
                 follows = self._follows
-                if follows is None or type(final) in follows:
+                if follows is None or kind in follows:
                     self.follow(final)
-                if type(final) in self._after:
+                if kind in self._after:
                     self._react(final)
         finally:
             self._depth -= 1
@@ -205,7 +235,9 @@ class Resolver(Generic[S]):
 
     def _react(self, event: Event) -> None:
         """The AFTER reactions to an applied event, each emitted in turn."""
-        for effect, fn in self._hooks.handlers(_AFTER, type(event), self._effects(self.state)):
+        for effect, fn, bound in self._hooks.plan(_AFTER, type(event), self._effects(self.state)):
+            if bound is not None and getattr(event, bound) != effect.subject:  # type: ignore[attr-defined]
+                continue
             reactions = fn(HookContext(effect, self), self.state, event)
             if reactions:
                 self._record(EffectTriggered(kind=effect.kind, owner=effect.owner, on=event.TOPIC))
@@ -226,7 +258,8 @@ class Resolver(Generic[S]):
         return _Deeper(self)
 
     def _record(self, event: Event) -> None:
-        self.state = self._evolve(self.state, event)
+        handler = self._handlers.get(type(event))
+        self.state = self._evolve(self.state, event) if handler is None else handler(event, self.state)
         self.events.append(event)
 
     def decision(self) -> Decision[S]:
@@ -258,7 +291,9 @@ def modify(hooks: Hooks, effects: Sequence[Effect], state: Any, proposal: Any,
     changed_by: list[Effect] = []
     if not effects or type(proposal) not in hooks.before:
         return proposal, changed_by
-    for effect, fn in hooks.handlers(_BEFORE, type(proposal), effects):
+    for effect, fn, bound in hooks.plan(_BEFORE, type(proposal), effects):
+        if bound is not None and getattr(proposal, bound) != effect.subject:  # type: ignore[attr-defined]
+            continue
         result = fn(HookContext(effect, resolver), state, proposal)
         if result is not proposal and result != proposal:
             changed_by.append(effect)

@@ -17,7 +17,7 @@ from msgspec.structs import replace
 
 from .choices import ChoiceLocked, ChoicesRevealed
 from .events import Event
-from .hooks import EffectTriggered
+from .hooks import EffectTriggered, HandlerTable
 from .registry import Registry, caller_place
 
 S = TypeVar("S")
@@ -39,13 +39,14 @@ def _reveal(e: ChoicesRevealed, s: Any) -> Any:
 ENGINE_HANDLERS: dict[type, Handler] = {EffectTriggered: _no_change, ChoiceLocked: _lock, ChoicesRevealed: _reveal}
 
 
-class Reducer(Generic[S]):
+class Reducer(HandlerTable, Generic[S]):
     """`evolve = Reducer("mygame")`; `@evolve.on()` over `def _(e: UnitMoved, s: Board) -> Board`."""
 
     def __init__(self, game: str):
         self.game = game
         self._own: Registry[type, Handler] = Registry(f"{game} evolve handler for")
-        self._table: dict[type, Handler] = dict(ENGINE_HANDLERS)
+        # read by the resolver too (`HandlerTable`), so a handler registered later is seen there
+        self.handlers: dict[type, Handler] = dict(ENGINE_HANDLERS)
 
     def on(self, *types: type) -> Callable[[Handler], Handler]:
         """Register a handler for the given event types, or for its first parameter's type."""
@@ -54,13 +55,13 @@ class Reducer(Generic[S]):
         def register(fn: Handler) -> Handler:
             for event_type in types or (_first_param_type(fn),):
                 self._own.add(event_type, fn, place)
-                self._table[event_type] = fn
+                self.handlers[event_type] = fn
             return fn
         return register
 
     def __call__(self, state: S | None, event: Event) -> S:
         # No `typing.cast` around the result (a handler returns Any): this runs for every event.
-        handler = self._table.get(type(event))
+        handler = self.handlers.get(type(event))
         if handler is None:
             raise TypeError(f"{self.game} cannot apply {event.TOPIC}")
         return handler(event, state)

@@ -28,7 +28,7 @@ class Rng:
         # same digest, without hashing the seed and parsing the keyword arguments each draw.
         seeded = self._seeded
         if seeded is None:
-            seeded = self._seeded = blake2b(self.seed, digest_size=8)
+            seeded = self._seeded = _seeded(self.seed)
         digest = seeded.copy()
         digest.update(self.cursor.to_bytes(16, "big"))
         self.cursor += 1
@@ -62,6 +62,22 @@ class Rng:
             j = self.int(0, i)
             items[i], items[j] = items[j], items[i]
         return tuple(items)
+
+
+# seed -> a hasher that has taken it in. A battle's batches all draw from its one seed, each
+# through a new `Rng`; copying (the only use) leaves a hasher as it was, in any thread.
+_SEEDED: dict[bytes, "blake2b"] = {}
+
+
+def _seeded(seed: bytes) -> "blake2b":
+    found = _SEEDED.get(seed) if type(seed) is bytes else None
+    if found is None:
+        found = blake2b(seed, digest_size=8)
+        if type(seed) is bytes:
+            if len(_SEEDED) >= 4096:
+                _SEEDED.clear()
+            _SEEDED[seed] = found
+    return found
 
 
 def batch_cursor(first_seq: int) -> int:

@@ -2,7 +2,7 @@ import msgspec
 import pytest
 
 from domain.engine.errors import ResolveDepthExceeded
-from domain.engine.hooks import Effect, EffectTriggered, Hooks, Phase, Resolver, modify
+from domain.engine.hooks import BoundEffect, Effect, EffectTriggered, Hooks, Phase, Resolver, modify
 from domain.engine.events import Event
 
 
@@ -121,3 +121,73 @@ def test_nested_resolutions_count_against_the_cap_and_unwind():
             pass
     b.emit(Hit(target="a", amount=3))
     assert b.state.hp == {"a": 7, "b": 9}
+
+
+# -- handlers bound to a subject ---------------------------------------------------------
+BOUND = Hooks()
+seen: list[str] = []
+
+
+@BOUND.hook(Phase.BEFORE, on=Hit, kind="guard", subject="target")
+def guard(ctx, s, e):
+    seen.append(f"guard:{ctx.effect.owner}")
+    return msgspec.structs.replace(e, amount=0) if e.target == getattr(ctx.effect, "subject", e.target) else e
+
+
+@BOUND.hook(Phase.BEFORE, on=Hit, kind="echo", priority=1)
+def echo(ctx, s, e):
+    seen.append(f"echo:{ctx.effect.owner}")
+    return e
+
+
+@BOUND.hook(Phase.AFTER, on=Hit, kind="guard", subject="target")
+def guard_after(ctx, s, e):
+    seen.append(f"after:{ctx.effect.owner}")
+    return []
+
+
+@BOUND.hook(Phase.BEFORE, on=Healed, kind="swap", subject="target")
+def swap(ctx, s, e):
+    return Healed(target="b")
+
+
+def test_a_handler_bound_to_a_subject_is_called_only_for_events_about_it():
+    effects = (BoundEffect(kind="guard", owner="g1", subject="a"), Effect(kind="echo", owner="e"),
+               BoundEffect(kind="guard", owner="g2", subject="b"), Effect(kind="guard", owner="g3"))
+    for target, calls_made in (("a", ["guard:g1", "guard:g3", "echo:e", "after:g1", "after:g3"]),
+                               ("b", ["guard:g2", "guard:g3", "echo:e", "after:g2", "after:g3"]),
+                               ("c", ["guard:g3", "echo:e", "after:g3"])):
+        for _ in range(2):              # the second time from the plan kept for this subject
+            seen.clear()
+            b = Resolver(Board(hp={"a": 10, "b": 10, "c": 10}, effects=effects), evolve, BOUND,
+                         lambda s: s.effects, None)
+            b.emit(Hit(target=target, amount=3))
+            assert seen == calls_made
+    # a plan names the field each bound handler is skipped by
+    assert BOUND.plan(Phase.BEFORE, Hit, effects) == [(effects[0], guard, "target"), (effects[2], guard, "target"),
+                                                      (effects[3], guard, None), (effects[1], echo, None)]
+
+
+def test_a_modifier_that_changes_the_subject_is_followed_by_the_handlers_of_the_new_one():
+    effects = (BoundEffect(kind="swap", owner="s", subject="a"), BoundEffect(kind="mark", owner="m", subject="b"))
+    changed, by = modify(BOUND, effects, None, Healed(target="a"))
+    assert changed == Healed(target="c") and by == list(effects)
+
+
+@BOUND.hook(Phase.BEFORE, on=Healed, kind="mark", subject="target")
+def mark(ctx, s, e):
+    return Healed(target="c")
+
+
+def test_a_resolver_calls_a_reducers_handlers_and_refuses_an_event_it_has_none_for():
+    from domain.engine.reducer import Reducer
+    board: Reducer[Board] = Reducer("test")
+    b = Resolver(Board(hp={"a": 10, "b": 10}), board, HOOKS, lambda s: s.effects, None)
+
+    @board.on()
+    def _(e: Hit, s: Board) -> Board:          # registered after the resolver was made
+        return msgspec.structs.replace(s, hp={**s.hp, e.target: s.hp[e.target] - e.amount})
+    b.emit(Hit(target="a", amount=4))
+    assert b.state.hp == {"a": 6, "b": 10}
+    with pytest.raises(TypeError, match="test cannot apply test.Healed"):
+        b.emit(Healed(target="a"))

@@ -58,3 +58,12 @@ def test_chance_and_choice_and_bad_ranges():
 
 def test_batch_cursors_never_overlap():
     assert batch_cursor(2) - batch_cursor(1) == 2**32
+
+
+def test_draws_are_the_same_whether_the_seeded_hasher_is_kept_or_made_anew():
+    from domain.engine import rng as rng_module
+    rng_module._SEEDED.clear()
+    fresh = [Rng(b"kept", 9).next64() for _ in range(2)]
+    assert b"kept" in rng_module._SEEDED
+    assert [Rng(b"kept", 9).next64(), Rng(bytearray(b"kept"), 9).next64()] == fresh
+    assert Rng(b"other", 9).next64() != fresh[0]

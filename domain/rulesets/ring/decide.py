@@ -29,7 +29,16 @@ BATTLE_ACTIONS: dict[type[Command], tuple[Check, Act]] = {
 }
 
 
+# The side whose turn it is, as `awaiting` answers: one set per seat rather than one per call.
+_ONLY = {seat: frozenset((seat,)) for seat in SEATS}
+_NOBODY: frozenset[str] = frozenset()
+
+
 def awaiting(s: Ring) -> frozenset[str]:
+    if s.phase == "battle" and s.p1.leader_hp > 0 and s.p2.leader_hp > 0 and s.time_limit is None:
+        # `outcome` is None in battle while both leaders stand and time is left: asked before
+        # and after every command, this is the question's common case, answered first.
+        return _ONLY[s.active] if s.active else _NOBODY
     if outcome(s) is not None:
         return frozenset()
     if s.phase == "battlefield":

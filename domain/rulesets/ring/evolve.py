@@ -19,7 +19,10 @@ evolve: Reducer[Ring] = Reducer("ring")
 
 
 def _unit(s: Ring, key: str, **changes: object) -> Ring:
-    return replace(s, units={**s.units, key: replace(s.units[key], **changes)})
+    # A copy of the dict, then one entry: quicker than unpacking it into a new one.
+    units = s.units.copy()
+    units[key] = replace(units[key], **changes)
+    return replace(s, units=units)
 
 
 def _side(s: Ring, seat: str, **changes: object) -> Ring:

@@ -140,7 +140,21 @@ def build_fighter(seat: str, entry: DeckUnit, params: Params, *, lp: int | None 
 
 
 def loadout(f: Fighter) -> tuple[str, ...]:
-    return _loadout(content(), f.pools, f.priorities)
+    # A fighter keeps its pools and priorities objects until they change, so the answer is
+    # found by their identity first, sparing the hash of every pool record. Each entry holds
+    # the objects it is keyed by, so no other object can take their address while it lives.
+    rules = content()
+    known = _BY_POOLS.get(id(f.pools))
+    if known is not None and known[0] is f.pools and known[1] is f.priorities and known[2] is rules:
+        return known[3]
+    found = _loadout(rules, f.pools, f.priorities)
+    if len(_BY_POOLS) > 4096:
+        _BY_POOLS.clear()
+    _BY_POOLS[id(f.pools)] = (f.pools, f.priorities, rules, found)
+    return found
+
+
+_BY_POOLS: dict[int, tuple[tuple[PoolSlot, ...], tuple[str, ...], Content, tuple[str, ...]]] = {}
 
 
 @lru_cache(maxsize=4096)

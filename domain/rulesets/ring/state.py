@@ -16,7 +16,7 @@ COMBAT = ("atk", "def", "skl", "pry")
 REMOVABLE_SOURCES = ("ability", "item")     # seed 000, Targeting Dynamics: the rest stay in play
 
 
-class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     """Numbers seed 000 leaves open; README.md says where each comes from."""
     deck_units: int = 10            # seed 000, Deck Construction
     team_size: int = 4              # seed 000, Forming Your Team
@@ -44,7 +44,7 @@ class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     winner_lp: int = 1              # seed 000, LP: +1 after a victorious battle
 
 
-class PoolSlot(msgspec.Struct, frozen=True):
+class PoolSlot(msgspec.Struct, frozen=True, gc=False):
     pool: str
     level: int
     extra: int = 0                  # slots bought with GP or given by equipment
@@ -80,7 +80,7 @@ def pool_lost(pools: tuple[PoolSlot, ...], pool: str) -> tuple[PoolSlot, ...]:
     return tuple(p for p in pools if p.pool != pool)
 
 
-class Fighter(msgspec.Struct, frozen=True, kw_only=True):
+class Fighter(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     key: str                        # "p1.emberfox": seat and unit id
     seat: str
     unit: str
@@ -104,14 +104,17 @@ class Fighter(msgspec.Struct, frozen=True, kw_only=True):
 
     def stat(self, attr: str) -> int:
         """The attribute in effect: base plus augments, less exhaustion; never below 1."""
-        return max(1, exhausted(max(0, self.base[attr] + self.aug.get(attr, 0)), self.exs))
+        value = self.base[attr] + self.aug.get(attr, 0)
+        if not self.exs:            # nothing to take away: the common case, asked for every hit
+            return value if value > 1 else 1
+        return max(1, exhausted(max(0, value), self.exs))
 
     @property
     def down(self) -> bool:
         return self.ko or self.removed
 
 
-class Side(msgspec.Struct, frozen=True, kw_only=True):
+class Side(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     leader: str
     leader_hp: int
     leader_max_hp: int
@@ -123,7 +126,7 @@ class Side(msgspec.Struct, frozen=True, kw_only=True):
     items: tuple[str, ...] = ()     # the inventory: secret to its seat
 
 
-class Dyn(msgspec.Struct, frozen=True, kw_only=True):
+class Dyn(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A Dynamic in play (seed 000, UD and Targeting Dynamics)."""
     id: str
     kind: str
@@ -139,7 +142,7 @@ class Dyn(msgspec.Struct, frozen=True, kw_only=True):
         return self.source in REMOVABLE_SOURCES
 
 
-class DisabledEquipment(msgspec.Struct, frozen=True, kw_only=True):
+class DisabledEquipment(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A unit's equipment out of action in battle (seed 000, Choosing Equipment): the
     Dynamics it brought are out of effect and the unit's pools are its own until it comes
     back."""

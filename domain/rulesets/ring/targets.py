@@ -24,13 +24,17 @@ from .state import Fighter, Ring, opponent
 UNIT_TARGETS = ("enemy_unit", "ally", "ally_bench")
 
 
+# `Ring.down` holds the keys of the units KO'd or removed (evolve keeps it with their flags):
+# these lists, made for every legal action, test membership there rather than each unit.
+
 def alive(s: Ring, seat: str) -> list[str]:
-    return [k for k in s.side(seat).team if not s.units[k].down]
+    down = s.down
+    return [k for k in s.side(seat).team if k not in down]
 
 
 def bench(s: Ring, seat: str) -> list[str]:
-    side = s.side(seat)
-    return [k for k in side.team if k != side.ring and not s.units[k].down]
+    side, down = s.side(seat), s.down
+    return [k for k in side.team if k != side.ring and k not in down]
 
 
 def eligible(s: Ring, seat: str) -> list[str]:
@@ -46,8 +50,8 @@ def target_options(s: Ring, seat: str, user: Fighter | None, ability: Ability) -
     kind = ability.target
     enemy = opponent(seat)
     if kind == "enemy_ring":
-        ring = s.ring_unit(enemy)
-        return [None] if ring is not None and not ring.down else []
+        ring = s.side(enemy).ring
+        return [None] if ring is not None and ring not in s.down else []
     if kind == "enemy_unit":
         return alive(s, enemy)
     if kind == "enemy_team":
@@ -134,8 +138,8 @@ def can_strike(s: Ring, seat: str) -> bool:
     by default only in the turn the enemy knocked it out (`Params.strike_window`), or while
     its side has no unit left to send into the Ring (else only the time limit could end it)."""
     enemy = opponent(seat)
-    ring = s.ring_unit(enemy)
-    if ring is None or not ring.down or s.side(seat).ap <= 0:
+    ring = s.side(enemy).ring
+    if ring is None or ring not in s.down or s.side(seat).ap <= 0:
         return False
     return s.params.strike_window == "down" or s.strike_open == seat or not bench(s, enemy)
 
@@ -190,17 +194,18 @@ def battle_actions(s: Ring, seat: str) -> tuple[Command, ...]:
     ring = s.ring_unit(seat)
     rules = content()
     found: list[Command] = []
-    known: dict[str, Sequence[str | None]] = {}
+    known = _known_targets(s, seat)
     checks = modifiers(s, AbilityCheck)
-    if ring is not None and not ring.down:
+    if ring is not None and ring.key not in s.down:
         for aid in loadout(ring):
             ability = rules.abilities[aid]
-            if _unit_ability_blocked(s, seat, ring, ability, ap, checks) is None:
+            # the AP an ability costs rules many out: checked here before the rest
+            if ability.ap <= ap and _unit_ability_blocked(s, seat, ring, ability, ap, checks) is None:
                 for target in _targets(s, seat, ring, ability, known):
                     found.append(UseAbility(ability=aid, target=target))
     for aid in rules.leaders[side.leader].abilities:
         ability = rules.abilities[aid]
-        if _leader_ability_blocked(s, seat, ability, ap, checks) is None:
+        if ability.ap <= ap and _leader_ability_blocked(s, seat, ability, ap, checks) is None:
             for target in _targets(s, seat, ring, ability, known):
                 found.append(UseLeaderAbility(ability=aid, target=target))
     if side.items and item_cost(s, seat) <= ap:
@@ -218,8 +223,8 @@ def battle_actions(s: Ring, seat: str) -> tuple[Command, ...]:
 
 def _targets(s: Ring, seat: str, user: Fighter | None, ability: Ability,
              known: dict[str, Sequence[str | None]]) -> Sequence[str | None]:
-    """`target_options`, kept in `known` by target kind while one list is made: with the
-    state, seat and user fixed, only a Dynamic target depends on more than the kind."""
+    """`target_options`, kept in `known` by target kind (`_known_targets`); a Dynamic target
+    depends on more than the kind."""
     kind = ability.target
     if kind == "dynamic":
         return target_options(s, seat, user, ability)
@@ -227,6 +232,28 @@ def _targets(s: Ring, seat: str, user: Fighter | None, ability: Ability,
     if found is None:
         found = known[kind] = target_options(s, seat, user, ability)
     return found
+
+
+# seat -> (content, down set, own team, own Ring, enemy team, enemy Ring, target lists by kind)
+_BOARDS: dict[str, tuple[object, frozenset[str], tuple[str, ...], str | None, tuple[str, ...], str | None,
+                         dict[str, Sequence[str | None]]]] = {}
+
+
+def _known_targets(s: Ring, seat: str) -> dict[str, Sequence[str | None]]:
+    """The target lists of `seat`'s actions by kind, filled as they are asked for. With the seat
+    and its user (the Ring unit) fixed, a list of a kind other than Dynamic depends only on the
+    teams, the Rings and who is down (`Ring.down`, a new set whenever a unit goes down, comes
+    back or leaves). The states of one turn mostly share those objects, so each seat's last
+    lists serve while they are the same objects (held here, so none is mistaken for another)."""
+    rules = content()
+    side, enemy = (s.p1, s.p2) if seat == "p1" else (s.p2, s.p1)
+    last = _BOARDS.get(seat)
+    if (last is not None and last[0] is rules and last[1] is s.down and last[2] is side.team
+            and last[3] == side.ring and last[4] is enemy.team and last[5] == enemy.ring):
+        return last[6]
+    known: dict[str, Sequence[str | None]] = {}
+    _BOARDS[seat] = (rules, s.down, side.team, side.ring, enemy.team, enemy.ring, known)
+    return known
 
 
 def can_act(s: Ring, seat: str) -> bool:

@@ -13,7 +13,7 @@ from msgspec.structs import replace
 
 from domain.engine.errors import RuleViolation
 from domain.engine.events import OMNISCIENT
-from domain.engine.hooks import EffectTriggered
+from domain.engine.hooks import BoundEffect, EffectTriggered
 from domain.engine.rng import Rng
 from domain.rulesets.ring.commands import EndTurn, UseAbility, UseItem
 from domain.rulesets.ring.content import CONTENT, DeckUnit
@@ -349,3 +349,17 @@ def test_a_pool_lost_while_the_equipment_is_off_stays_lost_when_it_comes_back():
     events, back = run(p2_turn, "p2", EndTurn())
     assert of(events, EquipmentRestored)[0].pools == back.units["p2.grizzlor"].pools == \
         (*GRIZZLOR_POOLS[:2], PoolSlot("hexer", 1))
+
+
+# -- the effects in play, as hooks see them ---------------------------------------------------
+
+def test_effects_name_their_dynamic_and_carrier_and_stay_one_object_through_a_severity_change():
+    rage, ward = dyn("d1", "rage", unit="p1.grizzlor", source="unit"), dyn("d2", "fire_ward", seat="p2", source="leader")
+    given = ring([unit("p1", "grizzlor")], [unit("p2", "iron_boar")], dynamics=[rage, ward])
+    effects = active_effects(given)
+    assert effects == (BoundEffect(kind="rage", owner="d1", subject="p1.grizzlor"),
+                       BoundEffect(kind="fire_ward", owner="d2", subject=None))
+    weaker = replace(given, dynamics=(replace(rage, severity=2), ward))
+    assert active_effects(weaker) is effects                 # equal effects: the same tuple, plans kept
+    down = replace(given, down=frozenset({"p1.grizzlor"}))
+    assert active_effects(down) == (effects[1],)             # a unit Dynamic is out while its unit is down

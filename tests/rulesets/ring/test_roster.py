@@ -9,9 +9,10 @@ import pytest
 from msgspec.structs import replace
 
 from domain.engine.errors import SetupError
-from domain.rulesets.ring.content import CONTENT, DeckUnit
+from domain.rulesets.ring.content import CONTENT, Content, DeckUnit, playing
 from domain.rulesets.ring.events import DeckBuilt
-from domain.rulesets.ring.roster import build_fighter, loadout
+from domain.rulesets.ring.releases import ARCHIVE
+from domain.rulesets.ring.roster import _loadout, build_fighter, loadout
 from domain.rulesets.ring.setup import parse_setup
 from domain.rulesets.ring.state import Params, PoolSlot
 from domain.rulesets.ring.targets import eligible
@@ -171,6 +172,21 @@ def test_extra_slots_take_the_next_abilities():
 def test_a_higher_level_opens_higher_tiers():
     g = built("grizzlor", levels={"warden": 1}, priorities=("guard",))
     assert "guard" in loadout(g)
+
+
+def test_a_loadout_found_by_the_pools_object_is_the_one_its_priorities_and_content_give():
+    # loadout keeps answers by the identity of a fighter's pools: two fighters sharing that
+    # object with other priorities, or another release's content, never read each other's
+    g = built("grizzlor")
+    reordered = replace(g, priorities=("haymaker", "jab", "shield_bash"))
+    assert reordered.pools is g.pools
+    for _ in range(2):
+        assert loadout(g) == ("heavy_slap", "double_slap", "ember_ward", "soothe")
+        assert loadout(reordered) == ("haymaker", "jab", "shield_bash", "soothe")
+    older = Content(release=ARCHIVE / "1.0.0")
+    with playing(older):
+        assert loadout(g) == _loadout(older, g.pools, g.priorities)
+    assert loadout(g) == _loadout(CONTENT, g.pools, g.priorities)
 
 
 # -- EXS: a % reduction of every numeric attribute but LP -----------------------------------

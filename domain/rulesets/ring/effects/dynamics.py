@@ -20,7 +20,7 @@ from .queries import AbilityCheck, ApRestore, Odds, SwapCost
 
 
 # -- BEFORE: hits ------------------------------------------------------------------------
-@HOOKS.hook(Phase.BEFORE, on=ev.HpReduced, kind="brutality")
+@HOOKS.hook(Phase.BEFORE, on=ev.HpReduced, kind="brutality", subject="by")
 def brutality(ctx: HookContext, s: Ring, e: ev.HpReduced) -> ev.HpReduced:
     """"When this Unit is reducing another Unit's HP, that reduction is increased by 25%.\""""
     d = dyn(ctx, s)
@@ -29,7 +29,7 @@ def brutality(ctx: HookContext, s: Ring, e: ev.HpReduced) -> ev.HpReduced:
     return e
 
 
-@HOOKS.hook(Phase.BEFORE, on=ev.HpReduced, kind="fire_ward", priority=1)
+@HOOKS.hook(Phase.BEFORE, on=ev.HpReduced, kind="fire_ward", priority=1, subject="unit")
 def fire_ward(ctx: HookContext, s: Ring, e: ev.HpReduced) -> ev.HpReduced:
     """Seed 000, Descriptor Tags: fiery Abilities deal less HP damage to the rule's target."""
     d = dyn(ctx, s)
@@ -39,7 +39,7 @@ def fire_ward(ctx: HookContext, s: Ring, e: ev.HpReduced) -> ev.HpReduced:
     return e
 
 
-@HOOKS.hook(Phase.BEFORE, on=ev.HpReduced, kind="fortify", priority=1)
+@HOOKS.hook(Phase.BEFORE, on=ev.HpReduced, kind="fortify", priority=1, subject="unit")
 def fortify(ctx: HookContext, s: Ring, e: ev.HpReduced) -> ev.HpReduced:
     d = dyn(ctx, s)
     if e.unit == d.unit and e.amount > 0:
@@ -102,7 +102,7 @@ def keen_eye(ctx: HookContext, s: Ring, q: Odds) -> Odds:
 
 
 # -- AFTER: reactions to hits and MP ---------------------------------------------------
-@HOOKS.hook(Phase.AFTER, on=ev.HpReduced, kind="rage")
+@HOOKS.hook(Phase.AFTER, on=ev.HpReduced, kind="rage", subject="unit")
 def rage(ctx: HookContext, s: Ring, e: ev.HpReduced) -> list[ev.Event]:
     """"When this Unit takes damage, it gains +1 ATK.\""""
     d = dyn(ctx, s)
@@ -111,7 +111,7 @@ def rage(ctx: HookContext, s: Ring, e: ev.HpReduced) -> list[ev.Event]:
     return []
 
 
-@HOOKS.hook(Phase.AFTER, on=ev.HpReduced, kind="shadow")
+@HOOKS.hook(Phase.AFTER, on=ev.HpReduced, kind="shadow", subject="by")
 def shadow(ctx: HookContext, s: Ring, e: ev.HpReduced) -> list[ev.Event]:
     """"When this Unit reduces another Unit's HP, this Unit's shadow also attacks for an
     additional 25% damage.\""""
@@ -132,7 +132,7 @@ def retaliation(ctx: HookContext, s: Ring, e: ev.HpReduced) -> list[ev.Event]:
     return reduce_hp_events(s, e.by, magnitude(d), by=e.unit, kind="counter")
 
 
-@HOOKS.hook(Phase.AFTER, on=ev.HpReduced, kind="counter_stance", priority=-1)
+@HOOKS.hook(Phase.AFTER, on=ev.HpReduced, kind="counter_stance", priority=-1, subject="unit")
 def counter_stance(ctx: HookContext, s: Ring, e: ev.HpReduced) -> list[ev.Event]:
     """A hit-count reaction: every third hit the carrier takes, it strikes back. A shadow's
     hit counts and can be the third (seed 000, Check Phase); a counter strike never is, so

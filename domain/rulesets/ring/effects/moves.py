@@ -7,19 +7,18 @@ unit, restoring a KO'd unit's HP revives it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from functools import lru_cache
 from typing import Any, TypeVar
 
 from msgspec.structs import replace
 
 from domain.engine.events import Event
-from domain.engine.hooks import Effect, EventT, Handler, HookContext, Phase, Resolver
+from domain.engine.hooks import BoundEffect, Effect, EventT, Handler, HookContext, Phase, Resolver
 from domain.engine.rng import Rng
 
 from .. import events as ev
 from ..content import content
 from ..evolve import evolve
-from ..state import Dyn, Ring, seat_of
+from ..state import DisabledEquipment, Dyn, Ring, seat_of
 from . import HOOKS
 
 UNIT_BOUND = ("unit", "equipment")          # seed 000: inactive while their unit is KO'd
@@ -40,29 +39,36 @@ def active_effects(s: Ring) -> tuple[Effect, ...]:
     last = _last
     if last[0] is s.dynamics and last[1] is s.down and last[2] is s.disabled:
         return last[3]
-    found = _active(s.dynamics, s.down, frozenset(off.unit for off in s.disabled))
+    found = _active(s.dynamics, s.down, s.disabled)
     _last = (s.dynamics, s.down, s.disabled, found)
     return found
 
 
-@lru_cache(maxsize=8192)
-def _active(dynamics: tuple[Dyn, ...], down: frozenset[str], disarmed: frozenset[str]) -> tuple[Effect, ...]:
+def _active(dynamics: tuple[Dyn, ...], down: frozenset[str],
+            disabled: tuple[DisabledEquipment, ...]) -> tuple[BoundEffect, ...]:
     """Dynamics in effect, in the order they came into play. A seal blocks its target; a
     seal never targets a Dynamic-on-Dynamic, so one pass is enough. Unit and Equipment
     Dynamics are out while their unit is KO'd; Equipment Dynamics while its equipment is
     disabled (seed 000, Add Dynamics)."""
     sealed = {d.target for d in dynamics if d.kind == "seal" and d.target is not None}
-    found = tuple(Effect(kind=d.kind, owner=d.id) for d in dynamics
+    disarmed = {off.unit for off in disabled}
+    # An effect names its Dynamic and its carrier, which never change (hooks read the rest
+    # from the state), so a severity change gives the same effects: the same tuple object,
+    # whose hook plans stay known, found by those names (plain strings, quick to hash). The
+    # carrier lets hooks on a unit's events skip other units' Dynamics.
+    named = tuple((d.kind, d.id, d.unit) for d in dynamics
                   if d.id not in sealed and not (d.source in UNIT_BOUND and d.unit in down)
                   and not (d.source == "equipment" and d.unit in disarmed))
-    # An effect names its Dynamic and no more (hooks read the rest from the state), so a
-    # severity change gives an equal tuple: the same object, whose hook plans stay known.
-    if len(_INTERNED) > 8192:
-        _INTERNED.clear()
-    return _INTERNED.setdefault(found, found)
+    found = _INTERNED.get(named)
+    if found is None:
+        if len(_INTERNED) > 8192:
+            _INTERNED.clear()
+        found = _INTERNED[named] = tuple(BoundEffect(kind=kind, owner=owner, subject=unit)
+                                         for kind, owner, unit in named)
+    return found
 
 
-_INTERNED: dict[tuple[Effect, ...], tuple[Effect, ...]] = {}
+_INTERNED: dict[tuple[tuple[str, str, str | None], ...], tuple[BoundEffect, ...]] = {}
 _index: tuple[object, dict[str, Dyn]] = (None, {})
 
 

@@ -5,24 +5,24 @@ from __future__ import annotations
 import msgspec
 
 
-class AbilityCheck(msgspec.Struct, frozen=True, kw_only=True):
+class AbilityCheck(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     seat: str
     unit: str | None
     ability: str
     mp: int
 
 
-class SwapCost(msgspec.Struct, frozen=True, kw_only=True):
+class SwapCost(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     seat: str
     amount: int
 
 
-class ApRestore(msgspec.Struct, frozen=True, kw_only=True):
+class ApRestore(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     seat: str
     amount: int
 
 
-class Odds(msgspec.Struct, frozen=True, kw_only=True):
+class Odds(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Effectiveness chances in basis points for `seat`'s ability."""
     seat: str
     ability: str

@@ -20,7 +20,7 @@ from .moves import add_dynamic, change_mp, equipment_back, part, reduce_hp, rest
 TIER_INDEX = {"glancing": 0, "normal": 1, "critical": 2}
 
 
-class Use(msgspec.Struct, frozen=True, kw_only=True):
+class Use(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """An ability in resolution: who uses it, on what, at which effectiveness."""
     seat: str
     user: str | None                # the unit whose attributes it uses
