@@ -62,7 +62,7 @@ def exactly_encoded(cls: type[Event]) -> bool:
     found = _EXACT.get(cls)
     if found is None:
         info = mi.type_info(cls)
-        found = _EXACT[cls] = (info.tag is None and not info.array_like
+        found = _EXACT[cls] = (isinstance(info, mi.StructType) and info.tag is None and not info.array_like
                                and all(f.name == f.encode_name and _exact_type(f.type) for f in info.fields))
     return found
 

@@ -178,7 +178,7 @@ class Resolver(Generic[S]):
         self.rng = rng
         self._evolve = evolve
         # Where `evolve` has no handler for a type (or no table at all), it is called itself.
-        self._handlers = evolve.handlers if isinstance(evolve, HandlerTable) else {}
+        self._handlers: dict[type, Callable[..., Any]] = evolve.handlers if isinstance(evolve, HandlerTable) else {}
         self._hooks = hooks
         self._effects = effects
         self._depth = 0
