@@ -19,7 +19,7 @@ from .content import Ability, content
 from .effects.moves import Modifiers, effective, modifiers, through
 from .effects.queries import AbilityCheck, SwapCost
 from .roster import loadout
-from .state import Fighter, Ring, opponent
+from .state import REMOVABLE_SOURCES, Fighter, Ring, opponent
 
 UNIT_TARGETS = ("enemy_unit", "ally", "ally_bench")
 
@@ -65,20 +65,31 @@ def target_options(s: Ring, seat: str, user: Fighter | None, ability: Ability) -
     if kind == "ally_bench":
         return [k for k in s.side(seat).team if k != s.side(seat).ring and not s.units[k].removed]
     if kind == "dynamic":
-        return [d.id for d in s.dynamics if _fits(ability, d)]
+        # Removal only takes what Abilities and Items put in play; a Dynamic-on-Dynamic never
+        # targets another one (so seals cannot chain).
+        removes, on_dynamic = _dynamic_target_rules(ability)
+        specs = content().dynamics
+        return [d.id for d in s.dynamics if not (removes and d.source not in REMOVABLE_SOURCES)
+                and not (on_dynamic and specs[d.kind].on == "dynamic")]
     return [None]                   # field, enemy_leader, ally_leader
 
 
-def _fits(ability: Ability, dyn: object) -> bool:
-    """Removal only takes what Abilities and Items put in play; a Dynamic-on-Dynamic never
-    targets another one (so seals cannot chain)."""
-    for step in ability.steps:
-        if step.do == "remove" and not dyn.removable:                       # type: ignore[attr-defined]
-            return False
-        if step.do == "inflict" and step.dynamic and content().dynamics[step.dynamic].on == "dynamic" \
-                and content().dynamics[dyn.kind].on == "dynamic":              # type: ignore[attr-defined]
-            return False
-    return True
+# id(ability) -> (that ability, the content, whether it removes its target, whether it puts a
+# Dynamic-on-Dynamic on it): asked of every Dynamic in play each time the targets are listed
+_DYNAMIC_TARGET_RULES: dict[int, tuple[Ability, object, bool, bool]] = {}
+
+
+def _dynamic_target_rules(ability: Ability) -> tuple[bool, bool]:
+    rules = content()
+    known = _DYNAMIC_TARGET_RULES.get(id(ability))
+    if known is None or known[0] is not ability or known[1] is not rules:
+        removes = any(step.do == "remove" for step in ability.steps)
+        on_dynamic = any(step.do == "inflict" and step.dynamic and rules.dynamics[step.dynamic].on == "dynamic"
+                         for step in ability.steps)
+        if len(_DYNAMIC_TARGET_RULES) > 4096:
+            _DYNAMIC_TARGET_RULES.clear()
+        known = _DYNAMIC_TARGET_RULES[id(ability)] = (ability, rules, removes, on_dynamic)
+    return known[2], known[3]
 
 
 def unit_ability_ok(s: Ring, seat: str, unit: Fighter | None, ability_id: str) -> str | None:
