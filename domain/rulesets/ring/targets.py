@@ -199,7 +199,11 @@ def listed(s: Ring, seat: str, cmd: Command) -> bool:
 
 def battle_actions(s: Ring, seat: str) -> tuple[Command, ...]:
     """What the side whose turn it is can do besides ending it: abilities, items, swaps and
-    strikes, in a stable order."""
+    strikes, in a stable order.
+
+    This runs for every state of every battle, so it makes the tests of `unit_ability_ok`,
+    `leader_ability_ok`, `check_item`, `swap` and `can_strike` itself, in their order and
+    without their reasons; the conformance tests hold `decide` to accept exactly this list."""
     side = s.side(seat)
     ap = side.ap
     ring = s.ring_unit(seat)
@@ -210,22 +214,25 @@ def battle_actions(s: Ring, seat: str) -> tuple[Command, ...]:
     if ring is not None and ring.key not in s.down:
         for aid in loadout(ring):
             ability = rules.abilities[aid]
-            # the AP an ability costs rules many out: checked here before the rest
-            if ability.ap <= ap and _unit_ability_blocked(s, seat, ring, ability, ap, checks) is None:
-                for target in _targets(s, seat, ring, ability, known):
+            if ability.ap <= ap and ability.mp <= ring.mp and (
+                    not checks
+                    or through(s, checks, AbilityCheck(seat=seat, unit=ring.key, ability=aid, mp=ability.mp)) is not None):
+                for target in known.get(ability.target) or _targets(s, seat, ring, ability, known):
                     found.append(UseAbility(ability=aid, target=target))
     for aid in rules.leaders[side.leader].abilities:
         ability = rules.abilities[aid]
-        if ability.ap <= ap and _leader_ability_blocked(s, seat, ability, ap, checks) is None:
-            for target in _targets(s, seat, ring, ability, known):
+        if ability.ap <= ap and (
+                not checks or through(s, checks, AbilityCheck(seat=seat, unit=None, ability=aid, mp=0)) is not None):
+            for target in known.get(ability.target) or _targets(s, seat, ring, ability, known):
                 found.append(UseLeaderAbility(ability=aid, target=target))
-    if side.items and item_cost(s, seat) <= ap:
+    if side.items and rules.leaders[side.leader].item_cost <= ap:
         for item in sorted(set(side.items)):
             for target in _targets(s, seat, ring, rules.item_abilities[item], known):
                 found.append(UseItem(item=item, target=target))
     if swap_cost(s, seat) <= ap:
-        for key in bench(s, seat):
-            found.append(Swap(unit=s.units[key].unit))
+        for key in side.team:
+            if key != side.ring and key not in s.down:          # `bench`
+                found.append(Swap(unit=s.units[key].unit))
     if can_strike(s, seat):
         for n in range(1, ap + 1):
             found.append(StrikeLeader(ap=n))
