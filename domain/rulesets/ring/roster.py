@@ -15,7 +15,20 @@ MAX_LEVEL = 3
 def equipped_base(unit_id: str, equipment: Equipment | None, variation: Mapping[str, int]) -> dict[str, int]:
     """Equipment raises the BASE that growth multiplies (seed 000, Equipment Attributes);
     linear variation, when on, shifts the unit's own numbers first."""
-    spec = content().units[unit_id]
+    rules = content()
+    if not variation and (equipment is None or rules.equipment.get(equipment.id) is equipment):
+        # the common case, the same for every battle under one content: kept (a copy handed out)
+        return dict(_kept_base(rules, unit_id, equipment.id if equipment is not None else None))
+    return _base(rules, unit_id, equipment, variation)
+
+
+@lru_cache(maxsize=4096)
+def _kept_base(rules: Content, unit_id: str, equipment_id: str | None) -> dict[str, int]:
+    return _base(rules, unit_id, rules.equipment[equipment_id] if equipment_id is not None else None, {})
+
+
+def _base(rules: Content, unit_id: str, equipment: Equipment | None, variation: Mapping[str, int]) -> dict[str, int]:
+    spec = rules.units[unit_id]
     base = {}
     for attr in ATTRIBUTES:
         own = spec.attributes[attr] * (10_000 + variation.get(attr, 0)) // 10_000     # floored, exactly
@@ -38,11 +51,25 @@ def equipped_pools(unit_id: str, equipment: Equipment | None) -> list[PoolSlot]:
     return [slot for slot, _ in _shaped(unit_id, equipment)]
 
 
-def _shaped(unit_id: str, equipment: Equipment | None) -> list[Shaped]:
+def _shaped(unit_id: str, equipment: Equipment | None) -> tuple[Shaped, ...]:
+    # The same every time for a unit and its equipment under one content (asked for each deck
+    # unit when a setup is checked and again when its battle starts): kept by their ids.
+    rules = content()
+    if equipment is not None and rules.equipment.get(equipment.id) is not equipment:
+        return _shape(rules, unit_id, equipment)        # equipment from elsewhere: not kept
+    return _kept_shape(rules, unit_id, equipment.id if equipment is not None else None)
+
+
+@lru_cache(maxsize=4096)
+def _kept_shape(rules: Content, unit_id: str, equipment_id: str | None) -> tuple[Shaped, ...]:
+    return _shape(rules, unit_id, rules.equipment[equipment_id] if equipment_id is not None else None)
+
+
+def _shape(rules: Content, unit_id: str, equipment: Equipment | None) -> tuple[Shaped, ...]:
     shaped: list[Shaped] = [(slot, (slot,)) for slot in (PoolSlot(p, lvl) for p, lvl in
-                                                           content().units[unit_id].pools.items())]
+                                                           rules.units[unit_id].pools.items())]
     if equipment is None:
-        return shaped
+        return tuple(shaped)
     for old, new in equipment.replace_pool.items():
         shaped = _replaced(shaped, old, new)
     for new, level in equipment.add_pool.items():
@@ -54,7 +81,7 @@ def _shaped(unit_id: str, equipment: Equipment | None) -> list[Shaped]:
                   for p, own in shaped]
     if equipment.extra_slots:
         shaped = [(PoolSlot(p.pool, p.level, p.extra + equipment.extra_slots), own) for p, own in shaped]
-    return shaped
+    return tuple(shaped)
 
 
 def _replaced(shaped: list[Shaped], old: str, new: str) -> list[Shaped]:

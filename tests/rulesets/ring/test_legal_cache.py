@@ -60,3 +60,14 @@ def test_target_lists_kept_from_the_last_state_give_the_actions_a_fresh_start_gi
         assert battle_actions(game, game.active) == kept
         compared += 1
     assert compared > 100
+
+
+def test_what_a_dynamic_target_ability_asks_of_its_target_is_read_from_its_own_steps_and_content():
+    for rules in (CONTENT, Content(release=ARCHIVE / "1.0.0")):
+        with playing(rules):
+            for ability in [*rules.abilities.values(), *rules.item_abilities.values()]:
+                removes = any(step.do == "remove" for step in ability.steps)
+                on_dynamic = any(step.do == "inflict" and step.dynamic and rules.dynamics[step.dynamic].on == "dynamic"
+                                 for step in ability.steps)
+                for _ in range(2):                          # worked out, then kept
+                    assert targets._dynamic_target_rules(ability) == (removes, on_dynamic)

@@ -254,3 +254,16 @@ def test_linear_variation_with_no_spread_changes_nothing():
     events, state = started(plain_setup(linear_variation=True, linear_spread_bp=0))
     assert [d.variation for d in of_type(events, DeckBuilt)] == [{}, {}]
     assert state.units["p1.grizzlor"] == built("grizzlor")
+
+
+def test_pools_and_base_kept_per_unit_and_equipment_are_what_working_them_out_gives():
+    from domain.rulesets.ring.roster import _base, _shape, equipped_base, equipped_pools
+    for rules in (CONTENT, Content(release=ARCHIVE / "1.0.0")):
+        with playing(rules):
+            for unit_id in rules.units:
+                for equipment in (None, *rules.equipment.values()):
+                    assert equipped_pools(unit_id, equipment) == [p for p, _ in _shape(rules, unit_id, equipment)]
+                    assert equipped_base(unit_id, equipment, {}) == _base(rules, unit_id, equipment, {})
+    handed_out = equipped_base("grizzlor", None, {})
+    handed_out["atk"] = -1                                    # a copy: what is kept stays as it was
+    assert equipped_base("grizzlor", None, {})["atk"] == _base(CONTENT, "grizzlor", None, {})["atk"] > 0

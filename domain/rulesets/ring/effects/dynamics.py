@@ -15,7 +15,7 @@ from .. import events as ev
 from ..content import content
 from ..state import Ring, seat_of
 from . import HOOKS
-from .moves import covers, dyn, magnitude, part, reduce_hp_events, scaled, severity_events
+from .moves import covers, dyn, magnitude, part, reduce_hp_events, scaled, severity_events, strength
 from .queries import AbilityCheck, ApRestore, Odds, SwapCost
 
 
@@ -72,7 +72,7 @@ def soul_anchor(ctx: HookContext, s: Ring, e: ev.LpLost) -> ev.LpLost | None:
 @HOOKS.hook(Phase.BEFORE, on=AbilityCheck, kind="mana_lock")
 def mana_lock(ctx: HookContext, s: Ring, q: AbilityCheck) -> AbilityCheck | None:
     """"Prevent the use of ALL Abilities that reduce the user's MP by 10 or more.\""""
-    return None if q.mp >= magnitude(dyn(ctx, s)) else q
+    return None if q.mp >= strength(ctx, s) else q
 
 
 @HOOKS.hook(Phase.BEFORE, on=AbilityCheck, kind="stunned")

@@ -51,20 +51,20 @@ def _active(dynamics: tuple[Dyn, ...], down: frozenset[str],
     Dynamics are out while their unit is KO'd; Equipment Dynamics while its equipment is
     disabled (seed 000, Add Dynamics)."""
     sealed = {d.target for d in dynamics if d.kind == "seal" and d.target is not None}
-    disarmed = {off.unit for off in disabled}
+    disarmed = {off.unit for off in disabled} if disabled else ()
     # An effect names its Dynamic and its carrier, which never change (hooks read the rest
     # from the state), so a severity change gives the same effects: the same tuple object,
     # whose hook plans stay known, found by those names (plain strings, quick to hash). The
     # carrier lets hooks on a unit's events skip other units' Dynamics.
-    named = tuple((d.kind, d.id, d.unit) for d in dynamics
-                  if d.id not in sealed and not (d.source in UNIT_BOUND and d.unit in down)
-                  and not (d.source == "equipment" and d.unit in disarmed))
+    named = tuple([(d.kind, d.id, d.unit) for d in dynamics
+                   if d.id not in sealed and not (d.source in UNIT_BOUND and d.unit in down)
+                   and not (d.source == "equipment" and d.unit in disarmed)])
     found = _INTERNED.get(named)
     if found is None:
         if len(_INTERNED) > 8192:
             _INTERNED.clear()
-        found = _INTERNED[named] = tuple(BoundEffect(kind=kind, owner=owner, subject=unit)
-                                         for kind, owner, unit in named)
+        found = _INTERNED[named] = tuple([BoundEffect(kind=kind, owner=owner, subject=unit)
+                                          for kind, owner, unit in named])
     return found
 
 
@@ -90,6 +90,14 @@ def dyn(ctx: HookContext, s: Ring) -> Dyn:
     every Dynamic hook starts here)."""
     last = _index
     return (last[1] if last[0] is s.dynamics else _reindex(s.dynamics))[ctx.effect.owner]
+
+
+def strength(ctx: HookContext, s: Ring) -> int:
+    """`magnitude(dyn(ctx, s))` in one call: the number most hooks start from."""
+    last = _index
+    d = (last[1] if last[0] is s.dynamics else _reindex(s.dynamics))[ctx.effect.owner]
+    spec = content().dynamics[d.kind]
+    return spec.value + spec.scale * d.severity
 
 
 def active(s: Ring, dyn: Dyn) -> bool:
