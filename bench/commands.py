@@ -91,9 +91,12 @@ end
 def wrk(url: str, script: str, args: list[str], seconds: int, connections: int) -> dict[str, float]:
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
         f.write(script)
-    out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", f.name, url,
-                          "--", *args], capture_output=True, text=True, check=True).stdout
+    done = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", f.name, url,
+                           "--", *args], capture_output=True, text=True)
     os.unlink(f.name)
+    if done.returncode != 0:
+        raise RuntimeError(f"wrk failed ({done.returncode}): {(done.stderr or done.stdout).strip()[:500]}")
+    out = done.stdout
 
     def latency(label: str) -> float:
         found = re.search(rf"^\s+{label}\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
@@ -109,14 +112,15 @@ def wrk(url: str, script: str, args: list[str], seconds: int, connections: int) 
 
 @contextmanager
 def serving(cmd: list[str], cwd: Path, env: dict[str, str], url: str, probe: str) -> Iterator[None]:
-    server = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              start_new_session=True)
+    log = open(cwd / f"server-{uuid.uuid4().hex[:8]}.log", "wb")     # read it when a step fails
+    server = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
     try:
         wait_until(lambda: server.poll() is None and httpx.get(url + probe, timeout=1).status_code == 200,
                    timeout=60, what="the server")
         yield
     finally:
         stop(server)
+        log.close()
 
 
 def baseline(workdir: Path, workers: int, seconds: int, connections: int) -> dict[str, float]:
