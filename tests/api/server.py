@@ -47,12 +47,19 @@ def uvicorn_server(db_url: str, *, redis_url: str | None = None, prefix: str | N
         env["RINGSIDE_REDIS_PREFIX"] = prefix or f"t{uuid.uuid4().hex[:10]}"
     cmd = [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory", "--host", "127.0.0.1",
            "--port", str(port), "--workers", str(workers), "--log-level", "warning"]
+    with serving(cmd, env, port) as url:
+        yield url
+
+
+@contextmanager
+def serving(cmd: list[str], env: dict[str, str], port: int) -> Iterator[str]:
+    """Run `cmd`, a server on `port`, until the block ends; yields its base URL once it answers."""
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until(lambda: proc.poll() is None and httpx.get(url + "/rulesets", timeout=1).status_code == 200,
-                   what=f"uvicorn on {url}")
+                   what=f"the server on {url}")
         yield url
     finally:
         stop(proc)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import random
 import socket
-import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -28,7 +27,7 @@ from websockets.sync.client import connect
 from websockets.uri import parse_uri
 
 from .helpers import auth, create
-from .server import ROOT, free_port, stop, wait_until
+from .server import ROOT, free_port, serving
 
 OUTBOX = 2                  # batches a spectator may have waiting (RINGSIDE_STREAM_OUTBOX)
 STALLED_VOLUME = 150_000    # spectator log bytes: over twice what the server can hand over unread
@@ -42,15 +41,8 @@ def tight_server(db_url: str) -> Iterator[str]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("RINGSIDE_")}
     env.update({"RINGSIDE_DATABASE_URL": db_url, "RINGSIDE_STREAM_OUTBOX": str(OUTBOX), "PYTHONPATH": str(ROOT)})
-    proc = subprocess.Popen([sys.executable, "-m", "tests.api.tight_server", str(port)], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until(lambda: proc.poll() is None and httpx.get(url + "/rulesets", timeout=1).status_code == 200,
-                   what=f"the server on {url}")
+    with serving([sys.executable, "-m", "tests.api.tight_server", str(port)], env, port) as url:
         yield url
-    finally:
-        stop(proc)
 
 
 def calm_step(http: httpx.Client, battle: dict, rng: random.Random) -> dict:
