@@ -2,9 +2,11 @@
 earlier release never reads an answer worked out under today's content, or the reverse."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from domain.ai import get_policy
 from domain.ai.match import play, seeded_bytes
-from domain.engine.battle import fold
+from domain.engine.battle import BattleState, fold
 from domain.engine.ruleset import get_ruleset
 from domain.rulesets.ring.content import CONTENT, Content, playing
 from domain.rulesets.ring.releases import ARCHIVE
@@ -26,15 +28,22 @@ def test_a_state_lists_its_battle_actions_once_per_content():
     assert older is not CONTENT and battle_options(given, "p1") is today
 
 
-def test_the_down_set_the_legal_actions_read_matches_every_units_flags_throughout_a_battle():
-    # alive, bench and the Ring checks read `Ring.down`, which evolve keeps with the flags
+def random_battle(battle_id: str, seed: str) -> Iterator[BattleState]:
+    """Every state of one battle between random bots, in order."""
     ruleset = get_ruleset("ring")
     bot = get_policy("random", "ring")
-    match = play(ruleset, {"p1": bot, "p2": bot}, battle_id="down-set", revealed=seeded_bytes("down", 1),
-                 bot_seed=seeded_bytes("down", 2))
-    state, checked = None, 0
+    match = play(ruleset, {"p1": bot, "p2": bot}, battle_id=battle_id, revealed=seeded_bytes(seed, 1),
+                 bot_seed=seeded_bytes(seed, 2))
+    state = None
     for rec in match.records:
         state = fold(ruleset, state, rec)
+        yield state
+
+
+def test_the_down_set_the_legal_actions_read_matches_every_units_flags_throughout_a_battle():
+    # alive, bench and the Ring checks read `Ring.down`, which evolve keeps with the flags
+    checked = 0
+    for state in random_battle("down-set", "down"):
         if state.game is not None and state.game.units:
             game = state.game
             assert game.down == {key for key, f in game.units.items() if f.ko or f.removed}
@@ -45,13 +54,8 @@ def test_the_down_set_the_legal_actions_read_matches_every_units_flags_throughou
 def test_target_lists_kept_from_the_last_state_give_the_actions_a_fresh_start_gives():
     # battle_actions reuses each seat's target lists while the teams, Rings and down set are
     # the same objects; every state of a battle must list what it lists from nothing
-    ruleset = get_ruleset("ring")
-    bot = get_policy("random", "ring")
-    match = play(ruleset, {"p1": bot, "p2": bot}, battle_id="kept-targets", revealed=seeded_bytes("kept", 1),
-                 bot_seed=seeded_bytes("kept", 2))
-    state, compared = None, 0
-    for rec in match.records:
-        state = fold(ruleset, state, rec)
+    compared = 0
+    for state in random_battle("kept-targets", "kept"):
         game = state.game
         if game is None or game.phase != "battle" or game.active is None or game.swap_required:
             continue
