@@ -8,6 +8,7 @@ changes something leaves an `EffectTriggered` event, so the log explains itself.
 from __future__ import annotations
 
 import enum
+import operator
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, ClassVar, Generic, TypeVar
@@ -72,6 +73,12 @@ class HandlerTable:
     """An `evolve` that keeps one handler per event type (the engine's `Reducer`) offers them
     here, so the resolver calls the one an event needs directly: one call less per event."""
     handlers: dict[type, Callable[[Any, Any], Any]]
+
+
+def unchanged(event: Any, state: Any) -> Any:
+    """The handler of an event that changes no state (it only explains the log, as an
+    `EffectTriggered` does): a resolver that finds it need not call it."""
+    return state
 
 
 class Hooks:
@@ -141,13 +148,12 @@ class Hooks:
                 bound = subject if isinstance(effect, BoundEffect) else None
                 found.append((priority, order, effect.kind, effect, fn, bound))
         if len(found) > 1:
-            found.sort(key=_rank)
+            found.sort(key=_RANK)
         return [(row[3], row[4], row[5]) for row in found]
 
 
-def _rank(row: tuple[int, int, str, Effect, Handler, str | None]) -> tuple[int, int, str]:
-    """Phase priority, then the source order of effects in state, then the kind id."""
-    return row[0], row[1], row[2]
+# A row's rank: phase priority, then the source order of effects in state, then the kind id.
+_RANK = operator.itemgetter(0, 1, 2)
 
 
 class Resolver(Generic[S]):
@@ -212,7 +218,10 @@ class Resolver(Generic[S]):
             if final is not None:
                 # `_record`, inlined: this runs for every event of every batch.
                 handler = self._handlers.get(kind)
-                self.state = self._evolve(self.state, final) if handler is None else handler(final, self.state)
+                if handler is None:
+                    self.state = self._evolve(self.state, final)
+                elif handler is not unchanged:
+                    self.state = handler(final, self.state)
                 self.events.append(final)
                 follows = self._follows
                 if follows is None or kind in follows:
@@ -235,7 +244,10 @@ class Resolver(Generic[S]):
 
     def _react(self, event: Event) -> None:
         """The AFTER reactions to an applied event, each emitted in turn."""
-        for effect, fn, bound in self._hooks.plan(_AFTER, type(event), self._effects(self.state)):
+        effects = self._effects(self.state)
+        if not effects:
+            return
+        for effect, fn, bound in self._hooks.plan(_AFTER, type(event), effects):
             if bound is not None and getattr(event, bound) != effect.subject:  # type: ignore[attr-defined]
                 continue
             reactions = fn(HookContext(effect, self), self.state, event)
@@ -259,7 +271,10 @@ class Resolver(Generic[S]):
 
     def _record(self, event: Event) -> None:
         handler = self._handlers.get(type(event))
-        self.state = self._evolve(self.state, event) if handler is None else handler(event, self.state)
+        if handler is None:
+            self.state = self._evolve(self.state, event)
+        elif handler is not unchanged:
+            self.state = handler(event, self.state)
         self.events.append(event)
 
     def decision(self) -> Decision[S]:

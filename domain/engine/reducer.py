@@ -17,15 +17,11 @@ from msgspec.structs import replace
 
 from .choices import ChoiceLocked, ChoicesRevealed
 from .events import Event
-from .hooks import EffectTriggered, HandlerTable
+from .hooks import EffectTriggered, HandlerTable, unchanged
 from .registry import Registry, caller_place
 
 S = TypeVar("S")
 Handler = Callable[[Any, Any], Any]
-
-
-def _no_change(e: EffectTriggered, s: Any) -> Any:
-    return s
 
 
 def _lock(e: ChoiceLocked, s: Any) -> Any:
@@ -36,7 +32,7 @@ def _reveal(e: ChoicesRevealed, s: Any) -> Any:
     return replace(s, choices=None)
 
 
-ENGINE_HANDLERS: dict[type, Handler] = {EffectTriggered: _no_change, ChoiceLocked: _lock, ChoicesRevealed: _reveal}
+ENGINE_HANDLERS: dict[type, Handler] = {EffectTriggered: unchanged, ChoiceLocked: _lock, ChoicesRevealed: _reveal}
 
 
 class Reducer(HandlerTable, Generic[S]):
@@ -58,6 +54,13 @@ class Reducer(HandlerTable, Generic[S]):
                 self.handlers[event_type] = fn
             return fn
         return register
+
+    def unchanged(self, *types: type) -> None:
+        """Register the given event types as changing no state (`hooks.unchanged`)."""
+        place = caller_place(2)
+        for event_type in types:
+            self._own.add(event_type, unchanged, place)
+            self.handlers[event_type] = unchanged
 
     def __call__(self, state: S | None, event: Event) -> S:
         # No `typing.cast` around the result (a handler returns Any): this runs for every event.

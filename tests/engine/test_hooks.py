@@ -191,3 +191,15 @@ def test_a_resolver_calls_a_reducers_handlers_and_refuses_an_event_it_has_none_f
     assert b.state.hp == {"a": 6, "b": 10}
     with pytest.raises(TypeError, match="test cannot apply test.Healed"):
         b.emit(Healed(target="a"))
+
+
+def test_an_unchanged_event_is_recorded_without_calling_its_handler():
+    from domain.engine.hooks import unchanged
+    from domain.engine.reducer import Reducer
+    board: Reducer[Board] = Reducer("quiet")
+    board.unchanged(Healed)
+    assert board.handlers[Healed] is unchanged and board(Board(hp={}), Healed(target="a")) == Board(hp={})
+    b = Resolver(Board(hp={"a": 1}), board, HOOKS, lambda s: s.effects, None)
+    before = b.state
+    b.emit(Healed(target="a"))
+    assert b.events == [Healed(target="a")] and b.state is before

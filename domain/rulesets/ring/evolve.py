@@ -76,9 +76,7 @@ def _(e: ev.PickStarted, s: Ring) -> Ring:
                    pick_sequential=e.sequential)
 
 
-@evolve.on()
-def _(e: ev.TeamPreviewed, s: Ring) -> Ring:
-    return s
+evolve.unchanged(ev.TeamPreviewed)
 
 
 @evolve.on()
@@ -133,9 +131,7 @@ def _(e: ev.AbilityUsed, s: Ring) -> Ring:
     return _unit(s, e.unit, uses={**unit.uses, e.ability: unit.uses.get(e.ability, 0) + 1})
 
 
-@evolve.on(ev.LeaderAbilityUsed, ev.LeaderStruck, ev.TurnYielded, ev.EffectivenessRolled)
-def _(e: ev.Event, s: Ring) -> Ring:
-    return s
+evolve.unchanged(ev.LeaderAbilityUsed, ev.LeaderStruck, ev.TurnYielded, ev.EffectivenessRolled)
 
 
 @evolve.on()

@@ -2,6 +2,8 @@
 the Dynamics every side brings, and the blind Ring pick."""
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from domain.engine.choices import lock_choice
@@ -11,12 +13,12 @@ from domain.engine.rng import Rng
 
 from . import events as ev
 from .commands import ChooseBattlefield, PickRing, PickTeam
-from .content import ATTRIBUTES, content
+from .content import ATTRIBUTES, DeckUnit, content
 from .effects.moves import RingResolver, add_dynamic, grants, part
 from .evolve import evolve
 from .roster import build_fighter
 from .setup import RingSetup, as_json
-from .state import SEATS, Ring, opponent
+from .state import SEATS, Params, Ring, opponent
 from .targets import alive, eligible, team_size
 from .turn import start_turn
 
@@ -33,12 +35,31 @@ def start(setup: RingSetup, rng: Rng) -> list[Event]:
             shift = linear_variation(setup, rng)
             if shift:
                 variation[entry.unit] = shift
-            fighters.append(as_json(build_fighter(
-                seat, entry, setup.params, lp=cond.get("lp"), exs=cond.get("exs", 0), variation=shift)))
+            fighters.append(fighter_json(seat, entry, setup.params, lp=cond.get("lp"), exs=cond.get("exs", 0),
+                                         variation=shift))
         b.emit(ev.DeckBuilt(seat=seat, fighters=tuple(fighters), variation=variation))
         b.emit(ev.InventoryPacked(seat=seat, items=setup.decks[seat].items))
     roll_initiative(b)
     return [started, *b.events]
+
+
+def fighter_json(seat: str, entry: DeckUnit, params: Params, *, lp: int | None, exs: int,
+                 variation: dict[str, int]) -> Any:
+    """`build_fighter` as JSON, as `DeckBuilt` carries it. Battles from the same decks build the
+    same fighters, so without linear variation each is kept by what it is built from, encoded:
+    every event gets its own decoded copy."""
+    if variation:
+        return as_json(build_fighter(seat, entry, params, lp=lp, exs=exs, variation=variation))
+    key = (content(), seat, msgspec.json.encode(entry), params, lp, exs)
+    found = _FIGHTERS.get(key)
+    if found is None:
+        if len(_FIGHTERS) >= 4096:
+            _FIGHTERS.clear()
+        found = _FIGHTERS[key] = msgspec.json.encode(build_fighter(seat, entry, params, lp=lp, exs=exs))
+    return msgspec.json.decode(found)
+
+
+_FIGHTERS: dict[tuple[object, ...], bytes] = {}
 
 
 def linear_variation(setup: RingSetup, rng: Rng) -> dict[str, int]:

@@ -4,6 +4,7 @@ names the offending field."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -12,7 +13,7 @@ from domain.engine.content import check_keys, error_path, seat_part
 from domain.engine.content import parse_params as typed_params
 from domain.engine.errors import SetupError
 
-from .content import ATTRIBUTES, content, Deck, DeckUnit
+from .content import ATTRIBUTES, Content, content, Deck, DeckUnit
 from .roster import MAX_LEVEL, equipped_pools, gp_spent
 from .state import SEATS, Params
 
@@ -60,10 +61,15 @@ def as_json(value: Any) -> Any:
 
 
 def deck_json(raw: Any) -> Any:
-    """A preset name stands for that preset's deck."""
+    """A preset name stands for that preset's deck (a copy of its own for each caller)."""
     if isinstance(raw, str) and raw in content().decks:
-        return as_json(content().decks[raw])
+        return msgspec.json.decode(_preset(content(), raw))
     return raw
+
+
+@lru_cache(maxsize=256)
+def _preset(rules: Content, name: str) -> bytes:
+    return msgspec.json.encode(rules.decks[name])
 
 
 def parse_deck(field: str, raw: Any, params: Params) -> Deck:

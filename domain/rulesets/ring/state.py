@@ -187,7 +187,7 @@ class Ring(msgspec.Struct, frozen=True, kw_only=True, weakref=True):
         return self.initiative
 
     def ring_unit(self, seat: str) -> Fighter | None:
-        key = self.side(seat).ring
+        key = (self.p1 if seat == "p1" else self.p2).ring        # `side`, inlined: asked every action
         return self.units[key] if key is not None else None
 
     def dynamic(self, dyn_id: str) -> Dyn | None:

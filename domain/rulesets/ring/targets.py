@@ -148,11 +148,10 @@ def can_strike(s: Ring, seat: str) -> bool:
     """Seed 000: the leader is vulnerable while its Ring unit is KO'd and the enemy has AP;
     by default only in the turn the enemy knocked it out (`Params.strike_window`), or while
     its side has no unit left to send into the Ring (else only the time limit could end it)."""
-    enemy = opponent(seat)
-    ring = s.side(enemy).ring
-    if ring is None or ring not in s.down or s.side(seat).ap <= 0:
+    side, enemy = (s.p1, s.p2) if seat == "p1" else (s.p2, s.p1)     # asked for every action list
+    if enemy.ring is None or enemy.ring not in s.down or side.ap <= 0:
         return False
-    return s.params.strike_window == "down" or s.strike_open == seat or not bench(s, enemy)
+    return s.params.strike_window == "down" or s.strike_open == seat or not bench(s, opponent(seat))
 
 
 def checked_target(options: Sequence[str | None], target: str | None, ability: Ability) -> None:

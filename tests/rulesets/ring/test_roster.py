@@ -267,3 +267,20 @@ def test_pools_and_base_kept_per_unit_and_equipment_are_what_working_them_out_gi
     handed_out = equipped_base("grizzlor", None, {})
     handed_out["atk"] = -1                                    # a copy: what is kept stays as it was
     assert equipped_base("grizzlor", None, {})["atk"] == _base(CONTENT, "grizzlor", None, {})["atk"] > 0
+
+
+def test_a_kept_fighter_is_the_one_building_it_gives_and_each_event_gets_its_own_copy():
+    from domain.rulesets.ring.prebattle import fighter_json
+    from domain.rulesets.ring.setup import as_json, deck_json
+    for rules in (CONTENT, Content(release=ARCHIVE / "1.0.0")):
+        with playing(rules):
+            for name, deck in rules.decks.items():
+                assert deck_json(name) == as_json(deck) and deck_json(name) is not deck_json(name)
+                for entry in deck.units:
+                    for lp, exs in ((None, 0), (1, 2500)):
+                        built = as_json(build_fighter("p2", entry, Params(), lp=lp, exs=exs))
+                        for _ in range(2):                  # built, then kept
+                            assert fighter_json("p2", entry, Params(), lp=lp, exs=exs, variation={}) == built
+    first = fighter_json("p1", entry, Params(), lp=None, exs=0, variation={})
+    first["hp"] = -1
+    assert fighter_json("p1", entry, Params(), lp=None, exs=0, variation={})["hp"] > 0
