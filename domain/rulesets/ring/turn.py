@@ -118,7 +118,8 @@ def resolve(b: RingResolver, seat: str, user: str | None, ability: Ability, targ
         targets = []
     units = [] if kind == "dynamic" else [k for k in targets if k]
     tier = roll(b, seat, user, ability, units)
-    use = Use(seat=seat, user=user, by=user if ability.pool not in ("leader", "item") else None, ability=ability, targets=tuple(t for t in targets if t), tier=tier,
+    use = Use(seat=seat, user=user, by=user if ability.pool not in ("leader", "item") else None, ability=ability,
+              targets=tuple([t for t in targets if t]), tier=tier,
               earlier_uses=earlier_uses)
     for st in ability.steps:
         if b.state.over():

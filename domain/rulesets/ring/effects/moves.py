@@ -277,7 +277,8 @@ def add_dynamic(b: Resolver[Ring], kind: str, *, source: str, severity: int, sea
     s = b.state
     if source in ("ability", "item"):
         for dyn in s.dynamics:
-            if (dyn.kind, dyn.seat, dyn.unit, dyn.target) == (kind, seat, unit, target) and dyn.removable:
+            if (dyn.kind == kind and dyn.seat == seat and dyn.unit == unit and dyn.target == target
+                    and dyn.removable):
                 for event in severity_events(s, dyn, severity):
                     b.emit(event)
                 return
