@@ -122,7 +122,9 @@ def open_battle(ruleset: Ruleset[Any], *, battle_id: str, setup: Mapping[str, An
         state = fold(ruleset, state, rec)
         out.append(rec)
     starting = ruleset.start(checked.setup, Rng(state.seed, batch_cursor(state.seq + 1)))
-    return extend(ruleset, state, out, Decision(tuple(starting)))
+    # A ruleset whose opening ran through a resolver hands back the state too, as `decide` does.
+    opening = starting if isinstance(starting, Decision) else Decision(tuple(starting))
+    return extend(ruleset, state, out, opening)
 
 
 # Setup keys every battle understands, whatever its ruleset; the ruleset never sees them.

@@ -21,7 +21,10 @@ class StateMemo:
 
     def __init__(self) -> None:
         # id(state) -> (a weak reference to that state, its answers by key)
-        self._by_state: dict[int, tuple[weakref.ref[Any], dict[Hashable, Any]]] = {}
+        self._by_state: dict[int, tuple[_Ref, dict[Hashable, Any]]] = {}
+        # One callback for every reference (a reference knows its address): states come and
+        # go once per command, so none needs a function of its own.
+        self._forget = self._forgotten
 
     def get(self, state: object, key: Hashable) -> Any:
         found = self._by_state.get(id(state))
@@ -33,18 +36,23 @@ class StateMemo:
         """Remember `answer` for `state` under `key`, and return it."""
         found = self._by_state.get(id(state))
         if found is None or found[0]() is not state:
-            found = (weakref.ref(state, self._forgetter(id(state))), {})
-            self._by_state[id(state)] = found
+            ref = _Ref(state, self._forget)
+            ref.address = id(state)
+            found = self._by_state[ref.address] = (ref, {})
         found[1][key] = answer
         return answer
 
-    def _forgetter(self, address: int) -> Any:
-        def forget(ref: weakref.ref[Any]) -> None:
-            found = self._by_state.get(address)
-            if found is not None and found[0] is ref:
-                self._by_state.pop(address, None)
-        return forget
+    def _forgotten(self, ref: _Ref) -> None:
+        found = self._by_state.get(ref.address)
+        if found is not None and found[0] is ref:
+            self._by_state.pop(ref.address, None)
 
     def __len__(self) -> int:
         """How many live states have answers (for tests)."""
         return len(self._by_state)
+
+
+class _Ref(weakref.ref):
+    """A weak reference to a state that knows the address its entry is kept under."""
+    __slots__ = ("address",)
+    address: int

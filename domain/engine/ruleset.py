@@ -99,7 +99,8 @@ class Ruleset(Generic[S]):
     default_setup: Mapping[str, Any]
     setup_schema: Mapping[str, Any]
     parse_setup: Callable[[Mapping[str, Any]], Any]        # SetupError names the bad field
-    start: Callable[[Any, Rng], Sequence[Event]]           # the parsed setup -> the opening events
+    # the parsed setup -> the opening events, or their Decision when a resolver applied them
+    start: Callable[[Any, Rng], Sequence[Event] | Decision[Any]]
     evolve: Callable[[S | None, Event], S]                 # pure
     awaiting: Callable[[S], frozenset[Seat]]               # who may act now; >1: several may act
     legal_commands: Callable[[S, Seat], Sequence[Command]]

@@ -56,22 +56,25 @@ def legal_commands(s: Ring, seat: str) -> list[Command]:
 
 def decide(s: Ring, seat: str, cmd: Command, rng: Rng) -> Decision[Ring]:
     b = RingResolver(s, rng)
-    if isinstance(cmd, ChooseBattlefield):
+    battle_action = BATTLE_ACTIONS.get(type(cmd))
+    if battle_action is not None:          # most commands: asked about first
+        turn.in_battle(s)
+        check, act = battle_action
+        if not listed(s, seat, cmd):
+            check(s, seat, cmd)
+        act(b, seat, cmd)
+    elif isinstance(cmd, Swap):
+        if s.phase != "battle":
+            raise RuleViolation(f"the battle has not begun: {s.phase} comes first")
+        turn.swap(b, seat, cmd)
+    elif isinstance(cmd, ChooseBattlefield):
         prebattle.choose_battlefield(b, seat, cmd)
     elif isinstance(cmd, PickTeam):
         prebattle.pick_team(b, seat, cmd)
     elif isinstance(cmd, PickRing):
         prebattle.pick_ring(b, seat, cmd)
-    elif isinstance(cmd, Swap):
-        if s.phase != "battle":
-            raise RuleViolation(f"the battle has not begun: {s.phase} comes first")
-        turn.swap(b, seat, cmd)
     else:
-        turn.in_battle(s)
-        check, act = BATTLE_ACTIONS[type(cmd)]
-        if not listed(s, seat, cmd):
-            check(s, seat, cmd)
-        act(b, seat, cmd)
+        raise RuleViolation(f"ring has no command {type(cmd).__name__}")
     return b.decision()
 
 

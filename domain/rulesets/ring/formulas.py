@@ -11,7 +11,8 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import NamedTuple
+
+import msgspec
 
 from domain.engine.rng import Rng
 
@@ -22,8 +23,9 @@ SLOPE = Fraction(70, 100)           # each whole ratio point over 1 moves 70% (s
 CAP = Fraction(85, 100)             # "Max 85%"
 
 
-class Chances(NamedTuple):
-    """Effectiveness chances in basis points (a named tuple: one is made for every roll)."""
+class Chances(msgspec.Struct, frozen=True, gc=False):
+    """Effectiveness chances in basis points (a struct: one is made for every roll, and a
+    struct is built without a Python call, unlike a named tuple)."""
     glancing: int
     normal: int
     critical: int

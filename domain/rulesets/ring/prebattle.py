@@ -8,8 +8,8 @@ import msgspec
 
 from domain.engine.choices import lock_choice
 from domain.engine.errors import RuleViolation
-from domain.engine.events import Event
 from domain.engine.rng import Rng
+from domain.engine.ruleset import Decision
 
 from . import events as ev
 from .commands import ChooseBattlefield, PickRing, PickTeam
@@ -23,7 +23,7 @@ from .targets import alive, eligible, team_size
 from .turn import start_turn
 
 
-def start(setup: RingSetup, rng: Rng) -> list[Event]:
+def start(setup: RingSetup, rng: Rng) -> Decision[Ring]:
     started = ev.RingStarted(params=msgspec.to_builtins(setup.params),
                              leaders={seat: setup.decks[seat].leader for seat in SEATS},
                              fixed_battlefield=setup.battlefield)
@@ -40,7 +40,7 @@ def start(setup: RingSetup, rng: Rng) -> list[Event]:
         b.emit(ev.DeckBuilt(seat=seat, fighters=tuple(fighters), variation=variation))
         b.emit(ev.InventoryPacked(seat=seat, items=setup.decks[seat].items))
     roll_initiative(b)
-    return [started, *b.events]
+    return Decision((started, *b.events), b.state)
 
 
 def fighter_json(seat: str, entry: DeckUnit, params: Params, *, lp: int | None, exs: int,

@@ -161,7 +161,9 @@ class Ring(msgspec.Struct, frozen=True, kw_only=True, weakref=True):
     phase: str = "initiative"       # initiative, battlefield, team, ring, battle
     dynamics: tuple[Dyn, ...] = ()
     next_dynamic: int = 1
-    down: frozenset[str] = frozenset()     # KO'd or removed unit keys
+    # KO'd or removed unit keys, kept by evolve with the units' flags (a new set whenever one
+    # changes): the rules ask it rather than each unit's `down`
+    down: frozenset[str] = frozenset()
     battlefield: str | None = None
     initiative: str | None = None   # the initiative winner
     advantage: str | None = None

@@ -173,7 +173,10 @@ def actions(s: Ring, seat: str, *, with_end: bool = True) -> list[Command]:
         return [PickRing(unit=s.units[k].unit) for k in sorted(alive(s, seat))]
     if s.swap_required:
         return [Swap(unit=s.units[k].unit) for k in bench(s, seat)]
-    return [*battle_options(s, seat), EndTurn()] if with_end else list(battle_options(s, seat))
+    return [*battle_options(s, seat), END_TURN] if with_end else list(battle_options(s, seat))
+
+
+END_TURN = EndTurn()         # commands are frozen: one serves every list
 
 
 # Each state's battle actions, by (the content in force, seat); see `domain.engine.memo`.

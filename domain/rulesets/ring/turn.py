@@ -111,14 +111,15 @@ def resolve(b: RingResolver, seat: str, user: str | None, ability: Ability, targ
         targets = [s.side(enemy).ring]
     elif kind in ("enemy_team", "ally_team"):
         side = enemy if kind == "enemy_team" else seat
-        targets = [k for k in s.side(side).team if not s.units[k].down]
+        targets = [k for k in s.side(side).team if k not in s.down]
     elif kind == "self":
         targets = [user] if user else []
     else:
         targets = []
     units = [] if kind == "dynamic" else [k for k in targets if k]
     tier = roll(b, seat, user, ability, units)
-    use = Use(seat=seat, user=user, by=user if ability.pool not in ("leader", "item") else None, ability=ability, targets=tuple(t for t in targets if t), tier=tier,
+    use = Use(seat=seat, user=user, by=user if ability.pool not in ("leader", "item") else None, ability=ability,
+              targets=tuple([t for t in targets if t]), tier=tier,
               earlier_uses=earlier_uses)
     for st in ability.steps:
         if b.state.over():
@@ -149,7 +150,7 @@ def use_ability(b: RingResolver, seat: str, cmd: UseAbility) -> None:
     spend(b, seat, ability.ap)
     if ability.mp:
         change_mp(b, ring.key, -ability.mp, ability=ability.id)
-    if not b.state.units[ring.key].down:
+    if ring.key not in b.state.down:
         resolve(b, seat, ring.key, ability, cmd.target, earlier)
     settle(b, seat)
 

@@ -141,5 +141,5 @@ def preset_setup(p1: str = "ember_rush", p2: str = "iron_wall", **extra: Any) ->
 
 def started(setup: Mapping[str, Any], seed: bytes = b"x") -> tuple[list[Event], Ring]:
     """The events `RULESET.start` gives for a raw setup, and the state they fold to."""
-    events = list(RULESET.start(RULESET.parse_setup(setup), Rng(seed)))
+    events = list(RULESET.start(RULESET.parse_setup(setup), Rng(seed)).events)
     return events, after(None, events)

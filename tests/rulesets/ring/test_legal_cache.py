@@ -1,15 +1,18 @@
-"""The legal commands a ring state lists are kept per state object and per content, so an
-earlier release never reads an answer worked out under today's content, or the reverse."""
+"""What listing legal commands keeps, and what it relies on. The legal commands a ring state
+lists are kept per state object and per content, so an earlier release never reads an answer
+worked out under today's content, or the reverse; target lists are kept across the states of
+a turn; the down set stands for every unit's flags."""
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from domain.ai import get_policy
 from domain.ai.match import play, seeded_bytes
-from domain.engine.battle import BattleState, fold
+from domain.engine.battle import fold
 from domain.engine.ruleset import get_ruleset
 from domain.rulesets.ring.content import CONTENT, Content, playing
 from domain.rulesets.ring.releases import ARCHIVE
+from domain.rulesets.ring.state import Ring
 from domain.rulesets.ring import targets
 from domain.rulesets.ring.targets import battle_actions, battle_options, listed
 
@@ -28,26 +31,25 @@ def test_a_state_lists_its_battle_actions_once_per_content():
     assert older is not CONTENT and battle_options(given, "p1") is today
 
 
-def random_battle(battle_id: str, seed: str) -> Iterator[BattleState]:
-    """Every state of one battle between random bots, in order."""
+def random_battle(name: str) -> Iterator[Ring]:
+    """Every game state of a battle between random bots, in order, as folding its log gives."""
     ruleset = get_ruleset("ring")
     bot = get_policy("random", "ring")
-    match = play(ruleset, {"p1": bot, "p2": bot}, battle_id=battle_id, revealed=seeded_bytes(seed, 1),
-                 bot_seed=seeded_bytes(seed, 2))
+    match = play(ruleset, {"p1": bot, "p2": bot}, battle_id=name, revealed=seeded_bytes(name, 1),
+                 bot_seed=seeded_bytes(name, 2))
     state = None
     for rec in match.records:
         state = fold(ruleset, state, rec)
-        yield state
+        if state.game is not None:
+            yield state.game
 
 
 def test_the_down_set_the_legal_actions_read_matches_every_units_flags_throughout_a_battle():
     # alive, bench and the Ring checks read `Ring.down`, which evolve keeps with the flags
     checked = 0
-    for state in random_battle("down-set", "down"):
-        if state.game is not None and state.game.units:
-            game = state.game
-            assert game.down == {key for key, f in game.units.items() if f.ko or f.removed}
-            checked += bool(game.down)
+    for game in random_battle("down-set"):
+        assert game.down == {key for key, f in game.units.items() if f.ko or f.removed}
+        checked += bool(game.down)
     assert checked > 0                       # some unit went down in this battle
 
 
@@ -55,9 +57,8 @@ def test_target_lists_kept_from_the_last_state_give_the_actions_a_fresh_start_gi
     # battle_actions reuses each seat's target lists while the teams, Rings and down set are
     # the same objects; every state of a battle must list what it lists from nothing
     compared = 0
-    for state in random_battle("kept-targets", "kept"):
-        game = state.game
-        if game is None or game.phase != "battle" or game.active is None or game.swap_required:
+    for game in random_battle("kept-targets"):
+        if game.phase != "battle" or game.active is None or game.swap_required:
             continue
         kept = battle_actions(game, game.active)             # the lists of the state before, if still right
         targets._BOARDS.clear()

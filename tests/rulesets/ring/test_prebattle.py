@@ -265,3 +265,13 @@ def test_the_ring_pick_is_blind_and_the_first_turn_goes_to_the_initiative_winner
     assert (state.p1.ring, state.p2.ring) == ("p1.grizzlor", "p2.iron_boar")
     assert (state.phase, state.active, state.turn) == ("battle", "p2", 1)
     assert RULESET.awaiting(state) == frozenset({"p2"})
+
+
+def test_the_opening_state_handed_back_by_start_is_the_one_its_events_fold_to():
+    from domain.engine.battle import fold, open_battle
+    state, records = open_battle(RULESET, battle_id="opening", setup=preset_setup(), players={"p1": "a", "p2": "b"},
+                                 revealed=b"o" * 32, created_at="2024-01-01T00:00:00Z")
+    folded = None
+    for rec in records:
+        folded = fold(RULESET, folded, rec)
+    assert folded == state and len(state.game.units) == 20          # both decks in, as folding gives

@@ -106,7 +106,7 @@ def keen_eye(ctx: HookContext, s: Ring, q: Odds) -> Odds:
 def rage(ctx: HookContext, s: Ring, e: ev.HpReduced) -> list[ev.Event]:
     """"When this Unit takes damage, it gains +1 ATK.\""""
     d = dyn(ctx, s)
-    if e.unit == d.unit and e.amount > 0 and not s.units[e.unit].down:
+    if e.unit == d.unit and e.amount > 0 and e.unit not in s.down:
         return [ev.Augmented(unit=e.unit, attr="atk", delta=magnitude(d))]
     return []
 

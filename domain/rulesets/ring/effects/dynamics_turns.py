@@ -14,7 +14,7 @@ from .moves import covers, dyn, magnitude, part, reduce_hp_events, severity_even
 def _carrier_turn(ctx: HookContext, s: Ring, e: ev.TurnStarted) -> str | None:
     """The carrier, when the turn starting is its team's and it can be hit or healed."""
     d = dyn(ctx, s)
-    if d.unit is None or seat_of(d.unit) != e.seat or s.units[d.unit].down:
+    if d.unit is None or seat_of(d.unit) != e.seat or d.unit in s.down:
         return None
     return d.unit
 

@@ -233,14 +233,14 @@ def part(amount: int, bp: int) -> int:
 def reduce_hp(b: Resolver[Ring], unit: str, amount: int, *, by: str | None = None,
               ability: str | None = None, kind: str = "ability") -> None:
     """Seed 000, HP: a KO'd unit cannot be targeted for HP damage."""
-    if b.state.units[unit].down:
+    if unit in b.state.down:
         return
     b.emit(ev.HpReduced(unit=unit, amount=max(0, amount), by=by, ability=ability, kind=kind))
 
 
 def reduce_hp_events(s: Ring, unit: str, amount: int, *, by: str | None, kind: str) -> list[Event]:
     """The same rule for AFTER reactions, which return their events."""
-    if s.units[unit].down or amount <= 0:
+    if unit in s.down or amount <= 0:
         return []
     return [ev.HpReduced(unit=unit, amount=amount, by=by, kind=kind)]
 
@@ -277,7 +277,8 @@ def add_dynamic(b: Resolver[Ring], kind: str, *, source: str, severity: int, sea
     s = b.state
     if source in ("ability", "item"):
         for dyn in s.dynamics:
-            if (dyn.kind, dyn.seat, dyn.unit, dyn.target) == (kind, seat, unit, target) and dyn.removable:
+            if (dyn.kind == kind and dyn.seat == seat and dyn.unit == unit and dyn.target == target
+                    and dyn.removable):
                 for event in severity_events(s, dyn, severity):
                     b.emit(event)
                 return
@@ -302,6 +303,6 @@ def carried_by(dyn: Dyn, unit: str | None) -> bool:
 
 
 def alive_team(s: Ring, seat: str) -> Sequence[str]:
-    return [k for k in s.side(seat).team if not s.units[k].down]
+    return [k for k in s.side(seat).team if k not in s.down]
 
 

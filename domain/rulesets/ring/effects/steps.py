@@ -54,9 +54,9 @@ def damage(b: Resolver[Ring], use: Use, st: Step) -> None:
     for key in use.units(b.state, st):
         for _ in range(st.hits):
             s = b.state
-            target = s.units[key]
-            if target.down:
+            if key in s.down:
                 break
+            target = s.units[key]
             dealt = default_damage(power, s.units[use.user].stat("atk"), target.stat("def"), st.penetration)
             if use.ability.target in ("enemy_unit", "enemy_team") and s.side(target.seat).ring != key:
                 dealt = part(dealt, s.params.bench_damage_bp)
@@ -86,7 +86,7 @@ def mp(b: Resolver[Ring], use: Use, st: Step) -> None:
 def augment(b: Resolver[Ring], use: Use, st: Step) -> None:
     delta = amount(st, use)
     for key in use.units(b.state, st):
-        if delta and not b.state.units[key].down:
+        if delta and key not in b.state.down:
             b.emit(ev.Augmented(unit=key, attr=st.attr or "atk", delta=delta))
 
 
@@ -137,7 +137,7 @@ def inflict(b: Resolver[Ring], use: Use, st: Step) -> None:
         places = [dict(seat=None)]
     else:
         units = use.units(b.state, st) or ((use.user,) if use.user else ())
-        live = [k for k in units if not b.state.units[k].down]
+        live = [k for k in units if k not in b.state.down]
         if spec.on == "team":
             places = [dict(seat=s) for s in dict.fromkeys(seat_of(k) for k in live)] or [dict(seat=use.seat)]
         else:
