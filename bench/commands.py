@@ -127,7 +127,7 @@ def baseline(workdir: Path, workers: int, seconds: int, connections: int) -> dic
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     cmd = [sys.executable, str(ROOT / "bench" / "minimal.py"), "--port", str(port), "--workers", str(workers)]
-    with serving(cmd, ROOT, dict(os.environ), url, "/docs"):
+    with serving(cmd, workdir, dict(os.environ), url, "/docs"):
         return wrk(url + "/echo", BASELINE_LUA, [], seconds, connections)
 
 
