@@ -227,7 +227,7 @@ class Battles:
                 if attempt == self.retries:
                     raise
                 continue
-            self.committed_batch(ask.bid, planned.records, planned.state, planned.previous_seq, generation=generation)
+            self.committed_batch(ask.bid, planned.records, planned.state, planned.previous_seq, True, generation)
             return planned.answer
         raise AssertionError("unreachable")
 
@@ -260,14 +260,11 @@ class Battles:
             return generation
 
     def committed_batch(self, bid: uuid.UUID, records: list[Recorded], state: BattleState, previous_seq: int,
-                        snapshots: bool = True, generation: int | None = None) -> None:
+                        snapshots: bool, generation: int) -> None:
         """After a batch has committed: cache its state (unless another writer may have moved
-        the battle on since `generation`: see domain/freshness.py), snapshot, and tell the
-        commit listeners."""
-        if generation is None:
-            self.cache.drop(str(bid))
-        else:
-            self.follower.cache(str(bid), state, generation)
+        the battle on since `generation`, which `write` returned: see domain/freshness.py),
+        snapshot, and tell the commit listeners."""
+        self.follower.cache(str(bid), state, generation)
         if snapshots and self.snapshot_every and state.seq // self.snapshot_every > previous_seq // self.snapshot_every:
             self.snapshot(state)
         for listener in self.committed:
