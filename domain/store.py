@@ -9,14 +9,15 @@ import os
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
 
 import msgspec
 import orjson
 from eventsourcing.application import Application
-from eventsourcing.persistence import Mapper, Notification, StoredEvent
+from eventsourcing.persistence import Mapper, Notification, OperationalError, StoredEvent
 
 from domain.engine.errors import RingsideError
 from domain.engine.events import Recorded, decode_record, event_data
@@ -114,8 +115,39 @@ class BattleStore(Application):
     """The eventsourcing application holding every battle's events, snapshots and keys."""
     name = "Battles"
 
+    def construct_recorder(self) -> Any:
+        # Workers and the projection runner start together, and each creates the tables,
+        # types and functions that are missing. PostgreSQL refuses concurrent DDL on the same
+        # catalogue rows, so on PostgreSQL one process at a time creates them.
+        if "postgres" not in self.env.get("PERSISTENCE_MODULE", ""):
+            return super().construct_recorder()
+        with schema_lock(self.env):
+            return super().construct_recorder()
+
     def construct_mapper(self) -> Mapper:
         return BattleMapper()
+
+
+SCHEMA_LOCK = 0x52696E6773696465        # PostgreSQL advisory lock key: "Ringside" in ASCII
+
+
+@contextmanager
+def schema_lock(env: Mapping[str, str]) -> Iterator[None]:
+    """Holds a session advisory lock on the database while the store creates its schema."""
+    import psycopg
+
+    try:
+        conn = psycopg.connect(host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"], dbname=env["POSTGRES_DBNAME"],
+                               user=env["POSTGRES_USER"], password=env.get("POSTGRES_PASSWORD") or None,
+                               connect_timeout=int(env.get("POSTGRES_CONNECT_TIMEOUT") or 5), autocommit=True)
+    except psycopg.OperationalError as exc:
+        raise OperationalError(str(exc)) from exc
+    with conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", (SCHEMA_LOCK,))
+        try:
+            yield
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (SCHEMA_LOCK,))
 
 
 class LogCursor:
