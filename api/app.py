@@ -1,7 +1,6 @@
 """The FastAPI application: routers, JSON errors, body limits, and the services they share."""
 from __future__ import annotations
 
-import sys
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 
@@ -9,31 +8,30 @@ from fastapi import FastAPI
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import errors, streams
+from . import errors, runtime, streams
 from .fast import FastRoutes
 from .json import OrjsonResponse
 from .routes import battles, replays, rulesets, sets, viewer, views
 from .services import Services, Settings, bootstrap
 from .timelines import Timelines
 
-# How long a thread may hold the interpreter lock while another waits for it (CPython's
-# default is 5 ms). The service's threads hand work to one another (the event loop, the
-# group-commit writer, the projection runner), and the writer takes the lock back after each
-# store call: at 5 ms a wait, a command's few hand-offs alone could cost tens of ms.
-SWITCH_SECONDS = 0.0005
 MAX_BODY_BYTES = 1024 * 1024        # a JSON request body; the largest real one (a ring setup) is ~10 KB
 # Replay uploads (JSONL or gzip): their routes inflate them under limits of their own.
 UPLOAD_PATHS = {"/replays/verify": replays.MAX_REPLAY_BYTES, "/replays/at": replays.MAX_REPLAY_BYTES,
                 "/replays/timeline": replays.MAX_REPLAY_BYTES}
 
 
-def create_app(settings: Settings | None = None, services: Services | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, services: Services | None = None, *,
+               long_running: bool = False) -> FastAPI:
+    """`long_running`: the app is a server process's for its lifetime (`ringside serve`), which
+    tunes the interpreter once it has started (`runtime.settle`)."""
     services = services or bootstrap(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        sys.setswitchinterval(SWITCH_SECONDS)
         services.start()
+        if long_running:
+            runtime.settle()
         try:
             yield
         finally:
@@ -54,6 +52,11 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     for module in (rulesets, views, battles, sets, replays, viewer, streams):
         app.include_router(module.router)
     return app
+
+
+def server_app() -> FastAPI:
+    """The app factory each worker of `ringside serve` builds."""
+    return create_app(long_running=True)
 
 
 class BodyLimit:

@@ -9,6 +9,7 @@ from rich.progress import Progress
 from projections.runner import Runner, Views
 from projections.views import PROJECTIONS
 
+from . import runtime
 from .cli_errors import check_redis, clean_errors, fail
 
 projections_app = typer.Typer(help="Run or rebuild the read models (views, AI memory, leaderboards, history).",
@@ -39,6 +40,7 @@ def run(db: str = DB, redis: str = REDIS) -> None:
     """Follow the event log and keep the Redis views current (the production runner process)."""
     services = _services(db, redis)
     typer.echo(f"projections following the log into {services.settings.redis_url}")
+    runtime.settle()
     try:
         Runner(services.projections).run_forever()
     finally:

@@ -46,7 +46,7 @@ def serve(host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
         os.environ["RINGSIDE_REDIS_URL"] = redis
     Settings.from_env()
     sock = listening_socket(host, port)
-    config = server_config(built_app() if workers == 1 else "api.app:create_app", workers, log_level)
+    config = server_config(built_app() if workers == 1 else "api.app:server_app", workers, log_level)
 
     def announce() -> None:
         typer.echo(f"ringside serving on http://{host}:{port} (docs at /docs), {workers} worker(s)")
@@ -90,9 +90,9 @@ def listening_socket(host: str, port: int) -> socket.socket:
 def built_app() -> Any:
     """The single worker's app; building it connects to the database, so an unreachable one
     fails here in one line."""
-    from .app import create_app
+    from .app import server_app
 
-    return create_app()
+    return server_app()
 
 
 def check_database() -> None:

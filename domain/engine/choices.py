@@ -31,8 +31,9 @@ class ChoicesRevealed(Event, frozen=True, kw_only=True):
     choices: dict[str, Any]
 
 
-class PendingChoices(msgspec.Struct, frozen=True, kw_only=True):
-    """A choice round in state: who must choose, and the secret choices locked so far."""
+class PendingChoices(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """A choice round in state: who must choose, and the secret choices locked so far.
+    Untracked by the cyclic GC, as the states that hold it are: its choices are JSON data."""
     kind: str
     awaiting: tuple[Seat, ...]
     locked: dict[str, dict[str, Any]] = {}

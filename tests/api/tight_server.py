@@ -11,7 +11,7 @@ import sys
 
 import uvicorn
 
-from api.app import create_app
+from api.app import server_app
 from api.cli_serve import server_config
 
 SEND_BUFFER = 4096      # the kernel doubles it, and stops tuning it once set
@@ -23,7 +23,7 @@ def main() -> None:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
     sock.bind(("127.0.0.1", int(sys.argv[1])))
     sock.listen(128)
-    uvicorn.Server(server_config(create_app(), 1)).run(sockets=[sock])
+    uvicorn.Server(server_config(server_app(), 1)).run(sockets=[sock])
 
 
 if __name__ == "__main__":

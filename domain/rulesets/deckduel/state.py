@@ -10,8 +10,12 @@ from .content import CardId
 
 SEATS = ("p1", "p2")
 
+# The state records are not tracked by the cyclic garbage collector (`gc=False`, as for events):
+# a service keeps thousands of battles' states in memory, and frozen records of tuples and
+# strings can hold no reference cycle.
 
-class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+
+class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     """Numbers seed 004 leaves open ("we'll formalize later"); see README.md."""
     deck_size: int = 30
     initial_hand: int = 5
@@ -22,7 +26,7 @@ class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     zero_icon_perfect: bool = True  # 0 icons vs 0 damage left "exactly match" (seed 004 step 3)
 
 
-class Side(msgspec.Struct, frozen=True, kw_only=True):
+class Side(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     character: str
     deck: tuple[CardId, ...] = ()       # top card first
     hand: tuple[CardId, ...] = ()
@@ -31,7 +35,7 @@ class Side(msgspec.Struct, frozen=True, kw_only=True):
     drills: tuple[CardId, ...] = ()     # in play order
 
 
-class Duel(msgspec.Struct, frozen=True, kw_only=True):
+class Duel(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     params: Params
     p1: Side
     p2: Side
