@@ -12,7 +12,7 @@ from . import errors, runtime, streams
 from .fast import FastRoutes
 from .json import OrjsonResponse
 from .routes import battles, replays, rulesets, sets, viewer, views
-from .services import Services, Settings, bootstrap
+from .services import Services, Settings, bootstrap, served
 from .timelines import Timelines
 
 MAX_BODY_BYTES = 1024 * 1024        # a JSON request body; the largest real one (a ring setup) is ~10 KB
@@ -55,8 +55,9 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
 
 
 def server_app() -> FastAPI:
-    """The app factory each worker of `ringside serve` builds."""
-    return create_app(long_running=True)
+    """The app factory each worker of `ringside serve` builds, with a server's settings
+    (`services.served`: on a SQLite file, views in a file beside it, kept by a child process)."""
+    return create_app(served(Settings.from_env()), long_running=True)
 
 
 class BodyLimit:

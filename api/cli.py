@@ -291,3 +291,7 @@ def main() -> None:
         typer.echo("error: aborted", err=True)
         code = 1
     sys.exit(code or 0)
+
+
+if __name__ == "__main__":
+    main()

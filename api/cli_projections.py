@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import os
+import threading
+import time
 
 import typer
 from rich.progress import Progress
@@ -18,28 +20,52 @@ projections_app = typer.Typer(help="Run or rebuild the read models (views, AI me
 
 DB = typer.Option(None, "--db", help="Database URL (default: $RINGSIDE_DATABASE_URL or sqlite:///./ringside.db)")
 REDIS = typer.Option(None, "--redis", help="Redis URL of the views (default: $RINGSIDE_REDIS_URL)")
+VIEWS = typer.Option(None, "--views", help="SQLite file of the views, without Redis (default: $RINGSIDE_VIEWS_PATH "
+                                          "or the store's file with .views.db)")
 
 
-def _services(db: str | None, redis: str | None):
-    """The services over the Redis views, once the Redis URL is known good and its server answers."""
-    from .services import Settings, bootstrap
+def _services(db: str | None, redis: str | None, views: str | None):
+    """The services over the shared views: Redis once its URL is known good and its server
+    answers; else a SQLite file beside a SQLite store."""
+    from domain.store import store_env
 
+    from .services import Settings, bootstrap, sqlite_file, views_beside
+
+    store_env(db)       # a bad URL fails here, in one line
     url = redis or os.environ.get("RINGSIDE_REDIS_URL")
-    if not url:
-        fail("the views to run or rebuild live in Redis: pass --redis or set RINGSIDE_REDIS_URL "
-             "(embedded in-memory views are rebuilt by the server at every start)")
-    check_redis(url, "--redis" if redis else "RINGSIDE_REDIS_URL")
     prefix = os.environ.get("RINGSIDE_REDIS_PREFIX")
-    return bootstrap(Settings(database_url=db, redis_url=url, external_projections=True,
-                              **({"redis_prefix": prefix} if prefix else {})))
+    named = {"redis_prefix": prefix} if prefix else {}
+    if url:
+        check_redis(url, "--redis" if redis else "RINGSIDE_REDIS_URL")
+        return bootstrap(Settings(database_url=db, redis_url=url, projections="external", **named))
+    path = sqlite_file(db)
+    views = views or os.environ.get("RINGSIDE_VIEWS_PATH") or (views_beside(path) if path else None)
+    if not views:
+        fail("the views to run or rebuild live in Redis, or in a SQLite file beside a SQLite store: "
+             "pass --redis or set RINGSIDE_REDIS_URL (in-memory views are rebuilt by the server at every start)")
+    return bootstrap(Settings(database_url=db, views_path=views, projections="external", **named))
+
+
+def watch_parent(parent: int) -> None:
+    """Exit as soon as `parent` is gone (a server killed outright leaves no runner behind)."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)     # a page half-applied is one SQLite transaction: rolled back
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 @projections_app.command("run")
 @clean_errors
-def run(db: str = DB, redis: str = REDIS) -> None:
-    """Follow the event log and keep the Redis views current (the production runner process)."""
-    services = _services(db, redis)
-    typer.echo(f"projections following the log into {services.settings.redis_url}")
+def run(db: str = DB, redis: str = REDIS, views: str = VIEWS,
+        parent: int = typer.Option(None, "--parent", hidden=True, help="Stop when this process is gone.")) -> None:
+    """Follow the event log and keep the shared views current (the production runner process)."""
+    if parent is not None:
+        watch_parent(parent)
+    services = _services(db, redis, views)
+    where = services.settings.redis_url or services.settings.views_path
+    typer.echo(f"projections following the log into {where}")
     runtime.settle()
     try:
         Runner(services.projections).run_forever()
@@ -50,11 +76,11 @@ def run(db: str = DB, redis: str = REDIS) -> None:
 @projections_app.command("rebuild")
 @clean_errors
 def rebuild(name: str = typer.Argument(None, help=f"One of {', '.join(PROJECTIONS)}; all when omitted."),
-            db: str = DB, redis: str = REDIS) -> None:
+            db: str = DB, redis: str = REDIS, views: str = VIEWS) -> None:
     """Drop a view (or all) and rebuild it from the event log."""
     if name is not None and name not in PROJECTIONS:
         fail(f"unknown view {name!r}; known: {', '.join(PROJECTIONS)}")
-    services = _services(db, redis)
+    services = _services(db, redis, views)
     try:
         names = [name] if name else list(PROJECTIONS)
         for view in names:

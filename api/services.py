@@ -6,7 +6,8 @@ nothing else reads the environment.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Protocol
 
 from domain.battles import DEFAULT_CACHE, Battles
@@ -14,9 +15,13 @@ from domain.engine.errors import InvalidInput
 from domain.house import HOUSE_SWEEP_SECONDS, HouseSeats, LocalClaims, RedisClaims
 from domain.sets import Sets
 from domain.sets.sweep import DEFAULT_EVERY_SECONDS, SetSweep
+from domain.store import store_env
 from projections.live import OUTBOX_BATCHES, SEND_SECONDS, LiveHub
 from projections.runner import Runner, Views
+from projections.sqlite_views import SqliteViewStore
 from projections.store import MemoryViewStore, RedisViewStore, ViewStore
+
+from .runner_process import RunnerProcess
 
 
 @dataclass(frozen=True)
@@ -25,7 +30,8 @@ class Settings:
     redis_url: str | None = None        # None: single-process in-memory views and fan-out
     admin_token: str | None = None      # guards creating battles and sets when set
     redis_prefix: str = "ringside"      # namespace of every Redis key and channel
-    external_projections: bool = False  # the projection runner is its own process
+    projections: str | None = None      # thread | process | external; None: the default (see served())
+    views_path: str | None = None       # a SQLite file of views, shared by processes (see served())
     set_sweep_seconds: float = DEFAULT_EVERY_SECONDS    # how often sets left behind their battles move on
     house_sweep_seconds: float = HOUSE_SWEEP_SECONDS    # how often house seats due to act are looked for
     state_cache: int = DEFAULT_CACHE    # battle states kept in memory (and folded states per view runner)
@@ -39,7 +45,8 @@ class Settings:
                    redis_url=os.environ.get("RINGSIDE_REDIS_URL") or None,
                    admin_token=os.environ.get("RINGSIDE_ADMIN_TOKEN") or None,
                    redis_prefix=os.environ.get("RINGSIDE_REDIS_PREFIX") or "ringside",
-                   external_projections=os.environ.get("RINGSIDE_PROJECTIONS") == "external",
+                   projections=choice_setting("RINGSIDE_PROJECTIONS", PROJECTIONS),
+                   views_path=os.environ.get("RINGSIDE_VIEWS_PATH") or None,
                    set_sweep_seconds=positive_seconds("RINGSIDE_SET_SWEEP_SECONDS", DEFAULT_EVERY_SECONDS),
                    house_sweep_seconds=positive_seconds("RINGSIDE_HOUSE_SWEEP_SECONDS", HOUSE_SWEEP_SECONDS),
                    state_cache=count_setting("RINGSIDE_STATE_CACHE", DEFAULT_CACHE, MAX_STATE_CACHE),
@@ -48,6 +55,9 @@ class Settings:
                    stream_send_seconds=positive_seconds("RINGSIDE_STREAM_SEND_SECONDS", SEND_SECONDS))
 
 
+# Where the projections run: a thread of this process, a child process it starts, or a
+# process the operator runs (`ringside projections run`).
+PROJECTIONS = ("thread", "process", "external")
 MAX_SWEEP_SECONDS = 3600.0
 MAX_STATE_CACHE = 10_000_000
 MAX_STREAM_OUTBOX = 100_000
@@ -76,6 +86,16 @@ def count_setting(name: str, default: int, most: int) -> int:
     if not (digits.isascii() and digits.isdigit() and len(digits) <= 12) or not 1 <= int(digits) <= most:
         raise InvalidInput(name, f"a whole number from 1 to {most:,}, not {raw[:20]!r}")
     return int(digits)
+
+
+def choice_setting(name: str, choices: tuple[str, ...]) -> str | None:
+    """One of `choices` from the environment (None when unset); InvalidInput names the variable."""
+    raw = os.environ.get(name)
+    if not raw:
+        return None
+    if raw.strip().lower() not in choices:
+        raise InvalidInput(name, f"one of {', '.join(choices)}, not {raw[:20]!r}")
+    return raw.strip().lower()
 
 
 SWITCH_WORDS = {"1": True, "true": True, "on": True, "yes": True, "0": False, "false": False, "off": False, "no": False}
@@ -121,14 +141,16 @@ class Services:
 
 def bootstrap(settings: Settings | None = None) -> Services:
     settings = settings or Settings.from_env()
+    views = view_store(settings)
     battles = Battles(settings.database_url, cache_size=settings.state_cache)
     live = LiveHub(settings.redis_url, prefix=settings.redis_prefix, outbox_batches=settings.stream_outbox,
                    send_seconds=settings.stream_send_seconds)
     battles.committed.append(live.publish)
-    views = view_store(settings)
     projections = Views(battles, views)
     background: dict[str, Background] = {"live": live}
-    if not settings.external_projections:
+    if settings.projections == "process":
+        background["projections"] = RunnerProcess(settings)
+    elif settings.projections != "external":
         background["projections"] = Runner(projections)
     background["views"] = views
     claims = RedisClaims(settings.redis_url, settings.redis_prefix) if settings.redis_url else LocalClaims()
@@ -141,7 +163,37 @@ def bootstrap(settings: Settings | None = None) -> Services:
 
 
 def view_store(settings: Settings) -> ViewStore:
-    """Redis when configured (shared by workers); otherwise in memory, rebuilt from the log."""
+    """Redis when configured (shared by workers); else a SQLite file of views when one is set
+    (shared by the processes on one machine); otherwise in memory, rebuilt from the log."""
     if settings.redis_url:
         return RedisViewStore(settings.redis_url, prefix=settings.redis_prefix)
+    if settings.views_path:
+        return SqliteViewStore(settings.views_path, prefix=settings.redis_prefix)
+    if settings.projections in ("process", "external"):
+        raise InvalidInput("RINGSIDE_PROJECTIONS", "views another process keeps need Redis or a SQLite store "
+                           "(RINGSIDE_REDIS_URL, or RINGSIDE_DATABASE_URL=sqlite:///file)")
     return MemoryViewStore(prefix=settings.redis_prefix)
+
+
+def served(settings: Settings) -> Settings:
+    """A server's settings: on a SQLite file without Redis, its views go to a SQLite file beside
+    the store, kept by a runner process of their own (`api/runner_process.py`), so commands and
+    projections never queue for one interpreter lock. Otherwise the projections run as said
+    (a thread when nothing is said)."""
+    path = sqlite_file(settings.database_url)
+    if settings.redis_url or path is None or settings.projections == "thread":
+        return settings
+    views_path = settings.views_path or views_beside(path)
+    return replace(settings, projections=settings.projections or "process", views_path=views_path)
+
+
+def sqlite_file(url: str | None) -> str | None:
+    """The path of a SQLite store's file; None for PostgreSQL and in-memory SQLite."""
+    env = store_env(url)
+    path = env.get("SQLITE_DBNAME")
+    return None if path is None or path.startswith("file:") else path
+
+
+def views_beside(path: str) -> str:
+    """`ringside.db` keeps its views in `ringside.views.db`."""
+    return str(Path(path).with_suffix(".views.db"))

@@ -4,9 +4,9 @@
 
 For each store, in one run: the baseline (bench/minimal.py, a minimal FastAPI + orjson POST
 endpoint on the same server stack and worker count), then `ringside serve` on a fresh store
-(SQLite: one worker; PostgreSQL: the README's production setup, two workers with
-`RINGSIDE_PROJECTIONS=external` and one `ringside projections run` beside them, a fresh
-schema, Redis for views and fan-out):
+(SQLite: one worker, and the projection process it starts; PostgreSQL: the README's
+production setup, two workers with `RINGSIDE_PROJECTIONS=external` and one
+`ringside projections run` beside them, a fresh schema, Redis for views and fan-out):
   - creates: wrk POSTs /battles (deckduel); the answers' seat tokens feed the next steps;
   - commands: wrk POSTs one real command per request: each deckduel battle opens with both
     seats awaited for the mulligan, so `keep the hand` is a durable command for each seat

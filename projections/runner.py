@@ -30,6 +30,7 @@ from .views import Projection, make_projections
 
 log = logging.getLogger(__name__)
 PAGE = 500
+LOG_MARK = "log"        # the views' mark of the log they follow (its first event's battle or set)
 
 
 class Views:
@@ -76,6 +77,30 @@ class Views:
             # Nothing to change: move the positions past it later, once (see settle()).
             self._idle = (changes, position, positions)
 
+    def check_log(self) -> None:
+        """Views in a file of their own outlive the store they were built from. If the store
+        under them was replaced (another first event, or fewer events than they have applied),
+        every view is dropped, to be rebuilt from this log. One transaction, so runners that
+        start together drop them once. (Redis views are checked by `process`.)"""
+        if not self.store.transactional:
+            return
+        first = self.battles.store.recorder.select_notifications(None, 1, inclusive_of_start=True)
+        identity = str(first[0].originator_id) if first else None
+        key = self.store.key(LOG_MARK, "first")
+        with self.store.batch():
+            positions = self.store.positions()
+            marked = self.store.get(key)
+            beyond = max(positions.values(), default=0) > self.head()
+            if (marked is None or marked == identity) and not beyond:
+                if marked is None and first:
+                    self.store.apply(LOG_MARK, [("set", key, identity)], first[0].id)
+                return
+            log.warning("the views were built from another event log: rebuilding them from this one")
+            for name in positions:
+                self.store.drop(name)
+            if first:
+                self.store.apply(LOG_MARK, [("set", key, identity)], first[0].id)
+
     def settle(self) -> None:
         """Record the position of trailing events that changed no view, in one store step.
         Re-reading such events after a crash is harmless: they change nothing."""
@@ -95,18 +120,19 @@ class Views:
             page = recorder.select_notifications(start, PAGE, inclusive_of_start=start is None)
             if not page:
                 return seen
-            positions = self.store.positions()      # once a page; process() keeps it current
             wanted = self.wanted
             records = [None if note.topic in BLOB_TOPICS or (wanted is not None and note.topic not in wanted)
                        else mapper.to_domain_event(note) for note in page]
             # Under load a page holds several batches of a busy battle: the views that show
             # only its latest state are rendered once, for the last of them.
             last = {note.originator_id: i for i, note in enumerate(page) if records[i] is not None}
-            for i, note in enumerate(page):
-                ends = not continues(page, records, i)
-                self.process(str(note.originator_id), records[i], note.id, positions, batch_end=ends,
-                             superseded=ends and last.get(note.originator_id, i) > i)
-            self.settle()
+            with self.store.batch():
+                positions = self.store.positions()      # once a page; process() keeps it current
+                for i, note in enumerate(page):
+                    ends = not continues(page, records, i)
+                    self.process(str(note.originator_id), records[i], note.id, positions, batch_end=ends,
+                                 superseded=ends and last.get(note.originator_id, i) > i)
+                self.settle()
             start = page[-1].id
             seen += len(page)
             if progress is not None:
@@ -186,6 +212,7 @@ class Runner:
         return "postgres" in self.views.battles.store.env.get("PERSISTENCE_MODULE", "")
 
     def start(self) -> None:
+        self.views.check_log()
         self.views.catch_up()
         if self.live:
             self._library = BaseProjectionRunner(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import threading
 from abc import abstractmethod
+from contextlib import AbstractContextManager, nullcontext
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,6 +27,8 @@ Op = tuple[Any, ...]
 
 
 class ViewStore(TrackingRecorder):
+    transactional = False       # whether `batch()` is one transaction
+
     def __init__(self, prefix: str = "ringside"):
         self.prefix = prefix
 
@@ -41,6 +44,11 @@ class ViewStore(TrackingRecorder):
     def apply_views(self, changes: Mapping[str, Sequence[Op]], position: int) -> list[str]:
         """For each view not yet at `position`: apply its ops and move it there; all in one
         atomic step. Returns the views that were applied."""
+
+    def batch(self) -> AbstractContextManager[Any]:
+        """Everything applied inside is one atomic step, where the store can do that (SQLite:
+        one transaction); elsewhere each `apply_views` is atomic on its own."""
+        return nullcontext()
 
     @abstractmethod
     def positions(self) -> dict[str, int]:

@@ -4,6 +4,7 @@ import uuid
 
 import pytest
 
+from projections.sqlite_views import SqliteViewStore
 from projections.store import MemoryViewStore, RedisViewStore
 
 
@@ -17,8 +18,15 @@ def redis_store(redis_url):
     store.close()
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture
+def sqlite_store(tmp_path):
+    store = SqliteViewStore(str(tmp_path / "views.db"), prefix="t")
+    yield store
+    store.close()
+
+
+@pytest.fixture(params=["memory", "redis", "sqlite"])
 def store(request):
     if request.param == "memory":
         return MemoryViewStore(prefix="t")
-    return request.getfixturevalue("redis_store")
+    return request.getfixturevalue(f"{request.param}_store")

@@ -1,4 +1,4 @@
-"""One contract for both view stores: atomic, idempotent application with tracking."""
+"""One contract for every view store (memory, Redis, SQLite): atomic, idempotent application with tracking."""
 from __future__ import annotations
 
 

@@ -1,0 +1,94 @@
+"""The projection runner as a child process of a server (`RINGSIDE_PROJECTIONS=process`).
+
+A server on a SQLite file keeps its views in a SQLite file beside it, and this child keeps
+them current: `ringside projections run` with the server's settings. The projections then
+never hold the interpreter lock that the server's commands need (on one worker they cost
+about as much CPU as the commands themselves), and every process reads the same views.
+
+The child is restarted if it dies, stopped when the server stops, and stops by itself when
+the server is killed outright (it watches its parent). Two runners over the same views (a
+restart overlapping a child still stopping, or several workers) are safe: each applies
+a page in one transaction, only past the views' positions.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+import threading
+from typing import TYPE_CHECKING
+
+from domain.store import database_url
+
+if TYPE_CHECKING:
+    from .services import Settings
+
+log = logging.getLogger(__name__)
+RESTART_SECONDS = 1.0
+STOP_SECONDS = 5.0
+
+
+class RunnerProcess:
+    def __init__(self, settings: "Settings"):
+        self.settings = settings
+        self.process: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+        self._closing = threading.Event()
+        self._lock = threading.Lock()       # no child is started once closing has begun
+        self._watch: threading.Thread | None = None
+
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", "api.cli", "projections", "run", "--parent", str(os.getpid())]
+
+    def environment(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if k not in ("RINGSIDE_REDIS_URL", "RINGSIDE_VIEWS_PATH")}
+        env["RINGSIDE_DATABASE_URL"] = database_url(self.settings.database_url)
+        env["RINGSIDE_REDIS_PREFIX"] = self.settings.redis_prefix
+        env["RINGSIDE_STATE_CACHE"] = str(self.settings.state_cache)
+        if self.settings.redis_url:
+            env["RINGSIDE_REDIS_URL"] = self.settings.redis_url
+        if self.settings.views_path:
+            env["RINGSIDE_VIEWS_PATH"] = os.path.abspath(self.settings.views_path)
+        return env
+
+    def start(self) -> None:
+        self._spawn()
+        self._watch = threading.Thread(target=self._keep_running, name="projections-process", daemon=True)
+        self._watch.start()
+
+    def _spawn(self) -> None:
+        with self._lock:
+            if self._closing.is_set():
+                return
+            # Its own output is the runner's banner: the server's stdout is the server's. Its
+            # own process group: a Ctrl-C meant for the server reaches the server, which then
+            # stops it.
+            self.process = subprocess.Popen(self.command(), env=self.environment(), stdout=subprocess.DEVNULL,
+                                            process_group=0)
+            self.starts += 1
+
+    def _keep_running(self) -> None:
+        while not self._closing.is_set():
+            process = self.process
+            assert process is not None
+            code = process.wait()
+            if self._closing.is_set():
+                return
+            log.error("the projection runner process exited (%s); starting it again", code)
+            if not self._closing.wait(RESTART_SECONDS):
+                self._spawn()
+
+    def close(self) -> None:
+        with self._lock:
+            self._closing.set()
+            process = self.process
+        if process is not None and process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        if self._watch is not None:
+            self._watch.join(timeout=STOP_SECONDS)
