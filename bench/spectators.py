@@ -3,9 +3,11 @@
     python bench/spectators.py [--json] [--only one_worker|two_workers] [--runs 3] [--commands 60]
                                [--no-compression] [--profile DIR]
 
-- one_worker: 1,000 spectators on `ringside serve`, one worker, a SQLite file.
+- one_worker: 1,000 spectators on `ringside serve`, one worker, a SQLite file (and the
+  projection process it starts).
 - two_workers: 5,000 spectators across two `ringside serve` processes (one worker each) sharing
-  a SQLite file and Redis (127.0.0.1:6379, a fresh prefix). Half the spectators are on each;
+  a SQLite file and Redis (127.0.0.1:6379, a fresh prefix), with one `ringside projections
+  run` beside them (`RINGSIDE_PROJECTIONS=external`, the README's production setup). Half the spectators are on each;
   commands go to the first, so the second hears of every batch only through Redis. Two ports
   rather than `--workers 2` on one shared port, so that the bench, not the kernel, decides
   which worker each spectator lands on.
@@ -198,20 +200,27 @@ def servers(count: int, workdir: Path) -> Iterator[list[tuple[str, subprocess.Po
     redis_args = ["--redis", REDIS] if count > 1 else []
     env["RINGSIDE_REDIS_PREFIX"] = f"bench{uuid.uuid4().hex[:8]}"
     started: list[tuple[str, subprocess.Popen]] = []
+    runner = None
+    ringside = str(Path(sys.executable).parent / "ringside")
+    db = f"sqlite:///{workdir / 'bench.db'}"
+    if count > 1:           # the README's production setup: one projection runner beside the workers
+        env["RINGSIDE_PROJECTIONS"] = "external"
     try:
         for _ in range(count):      # one after the other: the first creates the store's tables
             port = free_port()
-            proc = subprocess.Popen([str(Path(sys.executable).parent / "ringside"), "serve", "--port", str(port),
-                                     "--db", f"sqlite:///{workdir / 'bench.db'}", *redis_args],
+            proc = subprocess.Popen([ringside, "serve", "--port", str(port), "--db", db, *redis_args],
                                     cwd=workdir, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                     start_new_session=True, preexec_fn=raise_fd_limit)
             url = f"http://127.0.0.1:{port}"
             started.append((url, proc))
             wait_until(lambda: proc.poll() is None and httpx.get(url + "/rulesets", timeout=1).status_code == 200,
                        timeout=60, what=f"the server on {url}")
+        if count > 1:
+            runner = subprocess.Popen([ringside, "projections", "run", "--db", db, *redis_args], cwd=workdir, env=env,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         yield started
     finally:
-        for _, proc in started:
+        for proc in [p for _, p in started] + ([runner] if runner else []):
             stop(proc)
         if count > 1:
             forget_prefix(env["RINGSIDE_REDIS_PREFIX"])
