@@ -36,7 +36,7 @@ import orjson
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.api.server import free_port, stop, wait_until  # noqa: E402
+from tests.api.server import forget_prefix, free_port, stop, wait_until  # noqa: E402
 
 PG = "postgresql://postgres@127.0.0.1:5432/test"
 REDIS = "redis://127.0.0.1:6379/0"
@@ -160,6 +160,8 @@ def ringside(workdir: Path, db: str, redis: str | None, workers: int, seconds: i
     finally:
         if runner is not None:
             stop(runner)
+        if redis:
+            forget_prefix(redis, env["RINGSIDE_REDIS_PREFIX"])
 
 
 def measure(url: str, workdir: Path, port: int, seconds: int, connections: int) -> dict[str, dict[str, float]]:

@@ -53,7 +53,7 @@ import uvloop
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.api.server import free_port, stop, wait_until  # noqa: E402
+from tests.api.server import forget_prefix, free_port, stop, wait_until  # noqa: E402
 
 REDIS = "redis://127.0.0.1:6379/0"
 PARTS = {"one_worker": {"spectators": 1000, "servers": 1, "clients": 2, "target": "p99 <= 50 ms"},
@@ -223,17 +223,7 @@ def servers(count: int, workdir: Path) -> Iterator[list[tuple[str, subprocess.Po
         for proc in [p for _, p in started] + ([runner] if runner else []):
             stop(proc)
         if count > 1:
-            forget_prefix(env["RINGSIDE_REDIS_PREFIX"])
-
-
-def forget_prefix(prefix: str) -> None:
-    import redis
-
-    client = redis.Redis.from_url(REDIS)
-    keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
-    if keys:
-        client.delete(*keys)
-    client.close()
+            forget_prefix(REDIS, env["RINGSIDE_REDIS_PREFIX"])
 
 
 def start_clients(count: int, processes: int, urls: list[str], compress: bool) -> list[subprocess.Popen]:

@@ -4,10 +4,15 @@ Each view has its own tracking position. An event is offered to a view only past
 position, and the view's operations are applied together with the new position (see
 store.py), so a crash at any point, followed by a restart, applies every event exactly once.
 
-- SQLite has no subscriptions: the runner polls `select_notifications` after the lowest
-  position.
-- PostgreSQL: the library's projection runner follows the log live through LISTEN/NOTIFY,
-  after catching up.
+Both stores are read a page at a time (`select_notifications` after the lowest position),
+so the views that show only a battle's latest state render it once per page, not once per
+event, and a SQLite view store applies a page in one transaction.
+
+- SQLite has no subscriptions: the runner polls.
+- PostgreSQL: a listener (LISTEN on the store's channel, which every insert NOTIFYs) wakes
+  the runner as soon as something is written; it polls too, seldom, in case a wake-up is
+  lost (a reconnect). The library's own runner was used before: it offers one event at a
+  time, which cost the projections about three times the CPU under load.
 """
 from __future__ import annotations
 
@@ -17,13 +22,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from eventsourcing.persistence import Tracking
-from eventsourcing.projection import BaseProjectionRunner
-from eventsourcing.projection import Projection as LibraryProjection
-
 from domain.battles import Battles
 from domain.engine.events import Recorded
-from domain.store import BLOB_TOPICS, BattleMapper, BattleStore, StoredRecord
+from domain.store import BLOB_TOPICS
 
 from .store import Op, ViewStore
 from .views import Projection, make_projections
@@ -158,54 +159,16 @@ def continues(page: Sequence[Any], records: Sequence[Any], i: int) -> bool:
     return isinstance(following, Recorded) and not following.event.starts_batch()
 
 
-class _LogProjection(LibraryProjection[ViewStore]):
-    """Adapts `Views` to the library's projection runner (PostgreSQL LISTEN/NOTIFY)."""
-    name = "ringside"
-
-    def __init__(self, view: ViewStore, views: Views):
-        super().__init__(view)
-        self.views = views
-
-    def process_event(self, domain_event: Any, tracking: Tracking) -> None:  # type: ignore[override]
-        self.views.process(str(domain_event.originator_id), getattr(domain_event, "record", domain_event),
-                           tracking.notification_id)
-        self.views.settle()
-
-
-class _Positions:
-    """The library runner asks where to resume: the lowest position of our views."""
-
-    def __init__(self, views: Views):
-        self.views = views
-
-    def max_tracking_id(self, application_name: str) -> int | None:
-        return self.views.start_position()
-
-
-class _TaggingMapper(BattleMapper):
-    """Keeps each event's battle (or set) id, which the library's subscription would drop."""
-
-    def to_domain_event(self, stored: Any) -> Any:
-        found = super().to_domain_event(stored)
-        return StoredRecord(stored.originator_id, found) if isinstance(found, Recorded) else found
-
-
-class _FollowedStore(BattleStore):
-    name = BattleStore.name     # the same tables and channel as the store it follows
-
-    def construct_mapper(self) -> BattleMapper:
-        return _TaggingMapper()
-
-
 class Runner:
-    """Runs `Views` in a background thread: polling on SQLite, LISTEN/NOTIFY on PostgreSQL."""
+    """Runs `Views` in a background thread: polling on SQLite; woken by NOTIFY on PostgreSQL."""
 
-    def __init__(self, views: Views, poll_seconds: float = 0.02):
+    def __init__(self, views: Views, poll_seconds: float = 0.02, listen_poll_seconds: float = 1.0):
         self.views = views
         self.poll_seconds = poll_seconds
+        self.listen_poll_seconds = listen_poll_seconds
         self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._library: BaseProjectionRunner[Any] | None = None
+        self._wake = threading.Event()
+        self._threads: list[threading.Thread] = []
 
     @property
     def live(self) -> bool:
@@ -214,40 +177,50 @@ class Runner:
     def start(self) -> None:
         self.views.check_log()
         self.views.catch_up()
+        self._threads = [threading.Thread(target=self._poll, name="projections", daemon=True)]
         if self.live:
-            self._library = BaseProjectionRunner(
-                projection=_LogProjection(self.views.store, self.views), application_class=_FollowedStore,
-                tracking_recorder=_Positions(self.views),  # type: ignore[arg-type]
-                topics=(), env=dict(self.views.battles.store.env))
-            return
-        self._thread = threading.Thread(target=self._poll, name="projections", daemon=True)
-        self._thread.start()
+            self._threads.append(threading.Thread(target=self._listen, name="projections-listen", daemon=True))
+        for thread in self._threads:
+            thread.start()
 
     def _poll(self) -> None:
+        every = self.listen_poll_seconds if self.live else self.poll_seconds
         while not self._stop.is_set():
+            self._wake.clear()          # a write from here on wakes the wait below
             try:
                 if not self.views.catch_up():
-                    self._stop.wait(self.poll_seconds)
+                    self._wake.wait(every)
             except Exception:
                 log.exception("projection runner failed; retrying")
+                self._stop.wait(1.0)
+
+    def _listen(self) -> None:
+        """Wake the runner whenever the store NOTIFYs a write; reconnect when PostgreSQL goes."""
+        from psycopg.sql import SQL, Identifier
+
+        recorder = self.views.battles.store.recorder
+        while not self._stop.is_set():
+            try:
+                with recorder.datastore.get_connection() as conn:
+                    conn.execute(SQL("LISTEN {0}").format(Identifier(recorder.channel_name)))
+                    while not self._stop.is_set():
+                        for _ in conn.notifies(timeout=0.2, stop_after=1):
+                            self._wake.set()
+            except Exception as exc:
+                log.warning("projection listener lost PostgreSQL (%s); reconnecting", exc)
                 self._stop.wait(1.0)
 
     def run_forever(self) -> None:
         self.start()
         try:
-            if self._library is not None:
-                self._library.run_forever()
-            else:
-                while not self._stop.wait(1.0):
-                    pass
+            while not self._stop.wait(1.0):
+                pass
         finally:
             self.close()
 
     def close(self) -> None:
         self._stop.set()
-        if self._library is not None:
-            self._library.stop()
-            self._library = None
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None
+        self._wake.set()
+        for thread in self._threads:
+            thread.join(timeout=5)
+        self._threads = []

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import threading
 from abc import abstractmethod
-from contextlib import AbstractContextManager, nullcontext
-from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -211,11 +211,41 @@ class RedisViewStore(ViewStore):
         self.redis = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=3)
         self._apply = self.redis.register_script(APPLY_SCRIPT)
         self.tracking_key = f"{prefix}:tracking"
+        self._batching = threading.local()      # a batch's pipeline, for its own thread only
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """The events applied inside go to Redis in one round trip, each still its own atomic
+        script (compared with its positions there). A read inside sends what is queued first."""
+        if self._pipe is not None:
+            yield
+            return
+        self._batching.pipe = self.redis.pipeline(transaction=False)
+        try:
+            yield
+            self._send_queued()
+        finally:
+            self._batching.pipe = None
+
+    @property
+    def _pipe(self) -> Any:
+        return getattr(self._batching, "pipe", None)
+
+    def _send_queued(self) -> None:
+        pipe = self._pipe
+        if pipe is not None and len(pipe):
+            pipe.execute()
 
     def apply_views(self, changes: Mapping[str, Sequence[Op]], position: int) -> list[str]:
         encoded = [[view, [self._encode(op) for op in ops]] for view, ops in changes.items()]
         # An empty Lua table encodes as {} in cjson, so each change always carries its list.
-        applied = self._apply(keys=[self.tracking_key], args=[position, orjson.dumps(encoded)])
+        args = [position, orjson.dumps(encoded)]
+        if self._pipe is not None:
+            # Queued: the script applies each view only past its position, as the caller
+            # (which has read the positions) expects it to.
+            self._apply(keys=[self.tracking_key], args=args, client=self._pipe)
+            return list(changes)
+        applied = self._apply(keys=[self.tracking_key], args=args)
         return [v.decode() if isinstance(v, bytes) else v for v in applied]
 
     @staticmethod
@@ -230,6 +260,7 @@ class RedisViewStore(ViewStore):
         return list(op)
 
     def positions(self) -> dict[str, int]:
+        self._send_queued()
         return {k.decode(): int(v) for k, v in self.redis.hgetall(self.tracking_key).items()}
 
     def drop(self, view: str) -> None:
@@ -245,20 +276,25 @@ class RedisViewStore(ViewStore):
         self.redis.hdel(self.tracking_key, view)
 
     def get(self, key: str) -> Any | None:
+        self._send_queued()
         found = self.redis.get(key)
         return None if found is None else orjson.loads(found)
 
     def lrange(self, key: str) -> list[Any]:
+        self._send_queued()
         return [orjson.loads(item) for item in self.redis.lrange(key, 0, -1)]
 
     def hget(self, key: str, field: str) -> Any | None:
+        self._send_queued()
         found = self.redis.hget(key, field)
         return None if found is None else orjson.loads(found)
 
     def hgetall(self, key: str) -> dict[str, Any]:
+        self._send_queued()
         return {k.decode(): orjson.loads(v) for k, v in self.redis.hgetall(key).items()}
 
     def ztop(self, key: str, limit: int) -> list[tuple[str, float]]:
+        self._send_queued()
         rows = self.redis.zrevrange(key, 0, max(limit, 1) * 4 - 1, withscores=True)
         ordered = sorted(((m.decode(), s) for m, s in rows), key=lambda item: (-item[1], item[0]))
         return ordered[:limit]

@@ -76,6 +76,17 @@ def stop(proc: subprocess.Popen, sig: int = signal.SIGTERM) -> None:
             proc.wait()
 
 
+def forget_prefix(redis_url: str, prefix: str) -> None:
+    """Delete every key under `prefix` (views and fan-out of a server that has stopped)."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+    for start in range(0, len(keys), 10_000):
+        client.delete(*keys[start:start + 10_000])
+    client.close()
+
+
 @contextmanager
 def redis_server() -> Iterator[tuple[str, Callable[[], None], Callable[[], None]]]:
     """A throwaway redis-server on a free port; yields (url, kill, start): start() brings it back

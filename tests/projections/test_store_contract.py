@@ -47,3 +47,16 @@ def test_tracking_recorder_interface(store):
     from eventsourcing.persistence import Tracking
     store.insert_tracking(Tracking(application_name="t", notification_id=9))
     assert store.max_tracking_id("t") == 9 and store.has_tracking_id("t", 9) and not store.has_tracking_id("t", 10)
+
+
+def test_a_batch_reads_its_own_writes_and_applies_each_event_once(store):
+    # given a batch of three events, the last a repeat of the second's position
+    key = store.key("v", "actions")
+    with store.batch():
+        store.apply("v", [("rpush", key, "first")], 1)
+        # when the batch's own thread reads inside it, it sees what it has applied so far
+        assert store.lrange(key) == ["first"]
+        store.apply("v", [("rpush", key, "second")], 2)
+        store.apply("v", [("rpush", key, "again")], 2)
+    # then after the batch each position was applied once
+    assert store.lrange(key) == ["first", "second"] and store.position("v") == 2
