@@ -78,23 +78,27 @@ def test_rebuild_drops_a_sqlite_view_and_rebuilds_it_from_the_log(tmp_path):
     assert dump(views) == before
 
 
+def started(battles: Battles, views: str) -> Views:
+    """What a runner does as it starts: check the views' log, then catch up."""
+    found = Views(battles, SqliteViewStore(views))
+    found.check_log()
+    found.catch_up()
+    return found
+
+
 def test_views_beside_a_replaced_store_are_rebuilt_from_the_new_one(tmp_path):
     views = str(tmp_path / "log.views.db")
     fresh = str(tmp_path / "fresh.views.db")
     # given views built from a log of 6 battles
     with Battles(f"sqlite:///{tmp_path / 'log.db'}") as battles:
         add_battles(battles, 0, 6)
-        old = Views(battles, SqliteViewStore(views))
-        old.check_log()
-        old.catch_up()
+        started(battles, views)
     # when that store is deleted and a new one holds 2 other battles (fewer events, another first)
     for leftover in tmp_path.glob("log.db*"):
         leftover.unlink()
     with Battles(f"sqlite:///{tmp_path / 'log.db'}") as battles:
         add_battles(battles, 100, 2)
-        restarted = Views(battles, SqliteViewStore(views))
-        restarted.check_log()
-        restarted.catch_up()
+        started(battles, views)
         Views(battles, SqliteViewStore(fresh)).catch_up()
     # then the views hold the new log's battles only, as if built from scratch
     assert dump(views) == dump(fresh)
@@ -104,9 +108,7 @@ def test_views_of_the_same_store_are_kept_across_restarts(tmp_path):
     views = str(tmp_path / "log.views.db")
     with Battles(f"sqlite:///{tmp_path / 'log.db'}") as battles:
         add_battles(battles, 0, 3)
-        first = Views(battles, SqliteViewStore(views))
-        first.check_log()
-        first.catch_up()
+        started(battles, views)
         before = SqliteViewStore(views).positions()
         # when the runner starts again over the same log
         again = Views(battles, SqliteViewStore(views))
