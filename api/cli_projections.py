@@ -29,7 +29,7 @@ def _services(db: str | None, redis: str | None, views: str | None):
     answers; else a SQLite file beside a SQLite store."""
     from domain.store import store_env
 
-    from .services import Settings, bootstrap, sqlite_file, views_beside
+    from .services import Settings, bootstrap, served
 
     store_env(db)       # a bad URL fails here, in one line
     url = redis or os.environ.get("RINGSIDE_REDIS_URL")
@@ -38,12 +38,13 @@ def _services(db: str | None, redis: str | None, views: str | None):
     if url:
         check_redis(url, "--redis" if redis else "RINGSIDE_REDIS_URL")
         return bootstrap(Settings(database_url=db, redis_url=url, projections="external", **named))
-    path = sqlite_file(db)
-    views = views or os.environ.get("RINGSIDE_VIEWS_PATH") or (views_beside(path) if path else None)
-    if not views:
+    # As the server places them: beside a SQLite store's file, unless a file is named.
+    settings = served(Settings(database_url=db, views_path=views or os.environ.get("RINGSIDE_VIEWS_PATH") or None,
+                               projections="external", **named))
+    if not settings.views_path:
         fail("the views to run or rebuild live in Redis, or in a SQLite file beside a SQLite store: "
              "pass --redis or set RINGSIDE_REDIS_URL (in-memory views are rebuilt by the server at every start)")
-    return bootstrap(Settings(database_url=db, views_path=views, projections="external", **named))
+    return bootstrap(settings)
 
 
 def watch_parent(parent: int) -> None:

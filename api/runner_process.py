@@ -33,7 +33,6 @@ class RunnerProcess:
     def __init__(self, settings: "Settings"):
         self.settings = settings
         self.process: subprocess.Popen[bytes] | None = None
-        self.starts = 0
         self._closing = threading.Event()
         self._lock = threading.Lock()       # no child is started once closing has begun
         self._watch: threading.Thread | None = None
@@ -66,7 +65,6 @@ class RunnerProcess:
             # stops it.
             self.process = subprocess.Popen(self.command(), env=self.environment(), stdout=subprocess.DEVNULL,
                                             process_group=0)
-            self.starts += 1
 
     def _keep_running(self) -> None:
         while not self._closing.is_set():

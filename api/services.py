@@ -93,9 +93,10 @@ def choice_setting(name: str, choices: tuple[str, ...]) -> str | None:
     raw = os.environ.get(name)
     if not raw:
         return None
-    if raw.strip().lower() not in choices:
+    chosen = raw.strip().lower()
+    if chosen not in choices:
         raise InvalidInput(name, f"one of {', '.join(choices)}, not {raw[:20]!r}")
-    return raw.strip().lower()
+    return chosen
 
 
 SWITCH_WORDS = {"1": True, "true": True, "on": True, "yes": True, "0": False, "false": False, "off": False, "no": False}

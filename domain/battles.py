@@ -227,7 +227,7 @@ class Battles:
                 if attempt == self.retries:
                     raise
                 continue
-            self.committed_batch(ask.bid, planned.records, planned.state, planned.previous_seq, True, generation)
+            self.committed_batch(ask.bid, planned.records, planned.state, planned.previous_seq, generation=generation)
             return planned.answer
         raise AssertionError("unreachable")
 
@@ -245,7 +245,7 @@ class Battles:
         """Save one batch in one transaction, with `before`/`extra` items (set events, keys)
         around it; then cache, snapshot, and tell the commit listeners."""
         generation = self.write([*before, *(StoredRecord(bid, r) for r in records), *extra])
-        self.committed_batch(bid, records, state, previous_seq, snapshots, generation)
+        self.committed_batch(bid, records, state, previous_seq, snapshots, generation=generation)
 
     def write(self, items: Sequence[Any]) -> int:
         """Save `items` in one transaction (IntegrityError on a conflict, and nothing saved);
@@ -260,7 +260,7 @@ class Battles:
             return generation
 
     def committed_batch(self, bid: uuid.UUID, records: list[Recorded], state: BattleState, previous_seq: int,
-                        snapshots: bool, generation: int) -> None:
+                        snapshots: bool = True, *, generation: int) -> None:
         """After a batch has committed: cache its state (unless another writer may have moved
         the battle on since `generation`, which `write` returned: see domain/freshness.py),
         snapshot, and tell the commit listeners."""

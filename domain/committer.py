@@ -160,7 +160,7 @@ class Committer:
         for job, result in planned:
             if isinstance(result, Planned) and result.items:
                 self.battles.committed_batch(result.bid, result.records, result.state, result.previous_seq,
-                                             True, generation)
+                                             generation=generation)
         for job, result in planned:
             job.future.set_result(result.answer if isinstance(result, Planned) else result)
 

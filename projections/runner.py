@@ -81,8 +81,9 @@ class Views:
     def check_log(self) -> None:
         """Views in a file of their own outlive the store they were built from. If the store
         under them was replaced (another first event, or fewer events than they have applied),
-        every view is dropped, to be rebuilt from this log. One transaction, so runners that
-        start together drop them once. (Redis views are checked by `process`.)"""
+        every view is dropped, to be rebuilt from this log. Only in one transaction, so that
+        runners starting together drop them once: not in Redis, whose views name their log
+        in their prefix."""
         if not self.store.transactional:
             return
         first = self.battles.store.recorder.select_notifications(None, 1, inclusive_of_start=True)
@@ -91,15 +92,12 @@ class Views:
         with self.store.batch():
             positions = self.store.positions()
             marked = self.store.get(key)
-            beyond = max(positions.values(), default=0) > self.head()
-            if (marked is None or marked == identity) and not beyond:
-                if marked is None and first:
-                    self.store.apply(LOG_MARK, [("set", key, identity)], first[0].id)
-                return
-            log.warning("the views were built from another event log: rebuilding them from this one")
-            for name in positions:
-                self.store.drop(name)
-            if first:
+            replaced = marked not in (None, identity) or max(positions.values(), default=0) > self.head()
+            if replaced:
+                log.warning("the views were built from another event log: rebuilding them from this one")
+                for name in positions:
+                    self.store.drop(name)
+            if first and (replaced or marked is None):
                 self.store.apply(LOG_MARK, [("set", key, identity)], first[0].id)
 
     def settle(self) -> None:

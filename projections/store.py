@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import threading
 from abc import abstractmethod
-from contextlib import AbstractContextManager, contextmanager, nullcontext
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
 import orjson
@@ -46,8 +46,9 @@ class ViewStore(TrackingRecorder):
         atomic step. Returns the views that were applied."""
 
     def batch(self) -> AbstractContextManager[Any]:
-        """Everything applied inside is one atomic step, where the store can do that (SQLite:
-        one transaction); elsewhere each `apply_views` is atomic on its own."""
+        """A page of events applied together: one transaction where the store is
+        `transactional` (SQLite), one round trip in Redis, where each `apply_views` stays
+        atomic on its own. The batch's own thread reads what it has applied."""
         return nullcontext()
 
     @abstractmethod
@@ -264,6 +265,7 @@ class RedisViewStore(ViewStore):
         return {k.decode(): int(v) for k, v in self.redis.hgetall(self.tracking_key).items()}
 
     def drop(self, view: str) -> None:
+        self._send_queued()     # nothing queued for the view may land after it is dropped
         pattern = self.key(view) + ":*"
         batch = []
         for key in self.redis.scan_iter(match=pattern, count=1000):

@@ -60,3 +60,14 @@ def test_a_batch_reads_its_own_writes_and_applies_each_event_once(store):
         store.apply("v", [("rpush", key, "again")], 2)
     # then after the batch each position was applied once
     assert store.lrange(key) == ["first", "second"] and store.position("v") == 2
+
+
+def test_a_view_dropped_inside_a_batch_keeps_nothing_applied_before_the_drop(store):
+    # given an event applied to a view inside a batch
+    key = store.key("v", "doc")
+    with store.batch():
+        store.apply("v", [("set", key, {"seq": 1})], 1)
+        # when the view is dropped in the same batch
+        store.drop("v")
+    # then neither the event's value nor its position survives the batch
+    assert store.get(key) is None and store.position("v") is None
