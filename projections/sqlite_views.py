@@ -11,6 +11,11 @@ transaction: the runner applies a page of events and their positions in one comm
 failure anywhere in the page rolls all of it back. Inside a batch its own thread reads what
 it has written so far; other threads and processes read the last commit (one connection per
 thread).
+
+Inside a batch, what only the commit shows is written once, at the commit: the last value of
+each key, hash field, ranking member and position (a page sets a battle's memory meta at every
+event, and its positions at every event, but only the page's last values are ever seen). Lists
+are written as they come, in order. A read in the batch's own thread sees the pending values.
 """
 from __future__ import annotations
 
@@ -36,18 +41,43 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS view_positions (view TEXT PRIMARY KEY, position INTEGER NOT NULL) WITHOUT ROWID",
 )
 KEYED_TABLES = ("view_values", "view_lists", "view_hashes", "view_rankings")
-WRITES = {
-    "set": "INSERT OR REPLACE INTO view_values (key, value) VALUES (?1, ?2)",
+LIST_WRITES = {
     "rpush": "INSERT INTO view_lists (key, idx, value) VALUES "
              "(?1, (SELECT COALESCE(MAX(idx) + 1, 0) FROM view_lists WHERE key = ?1), ?2)",
     "lset_last": "UPDATE view_lists SET value = ?2 WHERE key = ?1 AND "
                  "idx = (SELECT MAX(idx) FROM view_lists WHERE key = ?1)",
-    "hset": "INSERT OR REPLACE INTO view_hashes (key, field, value) VALUES (?1, ?2, ?3)",
-    "hdel": "DELETE FROM view_hashes WHERE key = ?1 AND field = ?2",
-    "zadd": "INSERT OR REPLACE INTO view_rankings (key, member, score) VALUES (?1, ?2, ?3)",
-    "zrem": "DELETE FROM view_rankings WHERE key = ?1 AND member = ?2",
 }
+SET_VALUES = "INSERT OR REPLACE INTO view_values (key, value) VALUES (?, ?)"
+SET_FIELDS = "INSERT OR REPLACE INTO view_hashes (key, field, value) VALUES (?, ?, ?)"
+DELETE_FIELDS = "DELETE FROM view_hashes WHERE key = ? AND field = ?"
+SET_SCORES = "INSERT OR REPLACE INTO view_rankings (key, member, score) VALUES (?, ?, ?)"
+DELETE_MEMBERS = "DELETE FROM view_rankings WHERE key = ? AND member = ?"
+SET_POSITIONS = "INSERT OR REPLACE INTO view_positions (view, position) VALUES (?, ?)"
 BUSY_MS = 30_000        # another runner's page may hold the write lock this long
+
+
+class Pending:
+    """A batch's writes that only its commit shows, latest last: keys, hash fields (None:
+    deleted), ranking members (None: removed), and every view's position."""
+
+    def __init__(self, positions: dict[str, int]):
+        self.values: dict[str, bytes] = {}
+        self.fields: dict[str, dict[str, bytes | None]] = {}
+        self.scores: dict[tuple[str, str], float | None] = {}
+        self.positions = positions
+        self.moved: set[str] = set()
+
+    def write(self, conn: sqlite3.Connection) -> None:
+        """Write them all, and forget them."""
+        conn.executemany(SET_VALUES, self.values.items())
+        fields = [(key, field, value) for key, found in self.fields.items() for field, value in found.items()]
+        conn.executemany(SET_FIELDS, [row for row in fields if row[2] is not None])
+        conn.executemany(DELETE_FIELDS, [row[:2] for row in fields if row[2] is None])
+        scores = [(key, member, score) for (key, member), score in self.scores.items()]
+        conn.executemany(SET_SCORES, [row for row in scores if row[2] is not None])
+        conn.executemany(DELETE_MEMBERS, [row[:2] for row in scores if row[2] is None])
+        conn.executemany(SET_POSITIONS, [(view, self.positions[view]) for view in self.moved])
+        self.values, self.fields, self.scores, self.moved = {}, {}, {}, set()
 
 
 class SqliteViewStore(ViewStore):
@@ -62,6 +92,7 @@ class SqliteViewStore(ViewStore):
         self._connections: list[sqlite3.Connection] = []
         self._batch_thread: int | None = None
         self._depth = 0
+        self._pending: Pending | None = None      # the open batch's writes
         self._writer = self._connect()
         with self._lock:
             for statement in SCHEMA:
@@ -85,6 +116,10 @@ class SqliteViewStore(ViewStore):
             conn = self._local.conn = self._connect()
         return conn
 
+    def _mine(self) -> Pending | None:
+        """The open batch's pending writes, in the batch's own thread; else None."""
+        return self._pending if self._batch_thread == threading.get_ident() else None
+
     # -- writing --------------------------------------------------------------------------
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -92,10 +127,13 @@ class SqliteViewStore(ViewStore):
             outer = self._depth == 0
             if outer:
                 self._writer.execute("BEGIN IMMEDIATE")
+                self._pending = Pending(self._positions(self._writer))
                 self._batch_thread = threading.get_ident()
             self._depth += 1
             try:
                 yield
+                if outer:
+                    self._pending.write(self._writer)   # type: ignore[union-attr]
             except BaseException:
                 if outer:
                     self._writer.execute("ROLLBACK")
@@ -106,54 +144,63 @@ class SqliteViewStore(ViewStore):
             finally:
                 self._depth -= 1
                 if outer:
-                    self._batch_thread = None
+                    self._batch_thread = self._pending = None
 
     def apply_views(self, changes: Mapping[str, Sequence[Op]], position: int) -> list[str]:
         with self.batch():
-            current = self._positions(self._writer)
+            pending = self._pending
+            assert pending is not None
             applied = []
             for view, ops in changes.items():
-                if current.get(view, 0) >= position:
+                if pending.positions.get(view, 0) >= position:
                     continue
                 for op in ops:
-                    self._apply_one(op)
-                self._writer.execute("INSERT OR REPLACE INTO view_positions (view, position) VALUES (?, ?)",
-                                     (view, position))
+                    self._apply_one(pending, op)
+                pending.positions[view] = position
+                pending.moved.add(view)
                 applied.append(view)
             return applied
 
-    def _apply_one(self, op: Op) -> None:
+    def _apply_one(self, pending: Pending, op: Op) -> None:
         kind = op[0]
-        sql = WRITES.get(kind)
-        if sql is None:
-            raise ValueError(f"unknown view operation {kind!r}")
-        if kind in ("set", "rpush", "lset_last"):
-            args: tuple[Any, ...] = (op[1], orjson.dumps(op[2]))
-        elif kind == "hset":
-            args = (op[1], op[2], orjson.dumps(op[3]))
+        if kind == "set":
+            pending.values[op[1]] = orjson.dumps(op[2])
+        elif kind == "hset" or kind == "hdel":
+            pending.fields.setdefault(op[1], {})[op[2]] = orjson.dumps(op[3]) if kind == "hset" else None
         elif kind == "zadd":
-            args = (op[1], op[2], float(op[3]))
+            pending.scores[(op[1], op[2])] = float(op[3])
+        elif kind == "zrem":
+            pending.scores[(op[1], op[2])] = None
+        elif kind in LIST_WRITES:
+            self._writer.execute(LIST_WRITES[kind], (op[1], orjson.dumps(op[2])))
         else:
-            args = (op[1], op[2])
-        self._writer.execute(sql, args)
+            raise ValueError(f"unknown view operation {kind!r}")
 
     @staticmethod
     def _positions(conn: sqlite3.Connection) -> dict[str, int]:
         return dict(conn.execute("SELECT view, position FROM view_positions").fetchall())
 
     def positions(self) -> dict[str, int]:
-        return self._positions(self._reader())
+        pending = self._mine()
+        return dict(pending.positions) if pending is not None else self._positions(self._reader())
 
     def drop(self, view: str) -> None:
         start = self.key(view) + ":"
         end = start[:-1] + chr(ord(":") + 1)        # every key with the prefix sorts before this
         with self.batch():
+            pending = self._pending
+            assert pending is not None
+            pending.write(self._writer)             # what the batch wrote before goes too
             for table in KEYED_TABLES:
                 self._writer.execute(f"DELETE FROM {table} WHERE key >= ? AND key < ?", (start, end))
             self._writer.execute("DELETE FROM view_positions WHERE view = ?", (view,))
+            pending.positions.pop(view, None)
 
     # -- reading --------------------------------------------------------------------------
     def get(self, key: str) -> Any | None:
+        pending = self._mine()
+        if pending is not None and key in pending.values:
+            return orjson.loads(pending.values[key])
         row = self._reader().execute("SELECT value FROM view_values WHERE key = ?", (key,)).fetchone()
         return None if row is None else orjson.loads(row[0])
 
@@ -162,15 +209,26 @@ class SqliteViewStore(ViewStore):
         return [orjson.loads(value) for (value,) in rows.fetchall()]
 
     def hget(self, key: str, field: str) -> Any | None:
+        pending = self._mine()
+        if pending is not None and field in pending.fields.get(key, ()):
+            value = pending.fields[key][field]
+            return None if value is None else orjson.loads(value)
         row = self._reader().execute("SELECT value FROM view_hashes WHERE key = ? AND field = ?",
                                      (key, field)).fetchone()
         return None if row is None else orjson.loads(row[0])
 
     def hgetall(self, key: str) -> dict[str, Any]:
         rows = self._reader().execute("SELECT field, value FROM view_hashes WHERE key = ?", (key,))
-        return {field: orjson.loads(value) for field, value in rows.fetchall()}
+        found = dict(rows.fetchall())
+        pending = self._mine()
+        if pending is not None:
+            found.update(pending.fields.get(key, {}))
+        return {field: orjson.loads(value) for field, value in found.items() if value is not None}
 
     def ztop(self, key: str, limit: int) -> list[tuple[str, float]]:
+        pending = self._mine()
+        if pending is not None:
+            pending.write(self._writer)             # a ranking's order is the database's to find
         rows = self._reader().execute("SELECT member, score FROM view_rankings WHERE key = ? "
                                       "ORDER BY score DESC, member LIMIT ?", (key, limit))
         return [(member, score) for member, score in rows.fetchall()]

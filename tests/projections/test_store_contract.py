@@ -71,3 +71,21 @@ def test_a_view_dropped_inside_a_batch_keeps_nothing_applied_before_the_drop(sto
         store.drop("v")
     # then neither the event's value nor its position survives the batch
     assert store.get(key) is None and store.position("v") is None
+
+
+def test_inside_a_batch_its_thread_reads_every_kind_of_write_it_has_made(store):
+    # given values, hash fields and rankings already stored
+    doc, h, z = store.key("v", "doc"), store.key("v", "h"), store.key("v", "z")
+    store.apply("v", [("set", doc, 1), ("hset", h, "a", 1), ("hset", h, "b", 2), ("zadd", z, "x", 1.0)], 1)
+    with store.batch():
+        # when a batch overwrites, deletes and ranks them anew, event after event
+        store.apply("v", [("set", doc, 2), ("hdel", h, "a"), ("zadd", z, "y", 5.0)], 2)
+        store.apply("v", [("set", doc, 3), ("hset", h, "c", 3), ("zrem", z, "x")], 3)
+        # then its own reads see the latest of each
+        assert store.get(doc) == 3 and store.hget(h, "a") is None and store.hget(h, "c") == 3
+        assert store.hgetall(h) == {"b": 2, "c": 3}
+        assert store.ztop(z, 10) == [("y", 5.0)] and store.positions()["v"] == 3
+        store.apply("v", [("zadd", z, "x", 9.0)], 4)
+    # and after it, so does everyone
+    assert store.get(doc) == 3 and store.hgetall(h) == {"b": 2, "c": 3}
+    assert store.ztop(z, 10) == [("x", 9.0), ("y", 5.0)] and store.position("v") == 4
