@@ -107,10 +107,10 @@ def test_a_set_the_sweep_could_not_move_on_stays_due(sets, monkeypatch, caplog):
 
 
 def test_the_running_sweep_moves_a_set_on(sets, monkeypatch, caplog):
+    set_id = left_behind(sets, monkeypatch, caplog)    # before the sweep runs: it would race the checks
     sweep = SetSweep(sets, every_seconds=0.02)
     sweep.start()
     try:
-        set_id = left_behind(sets, monkeypatch, caplog)
         deadline = time.monotonic() + 10
         while stored_topics(sets.battles, set_id) != MOVED_ON:
             assert time.monotonic() < deadline, "the sweep did not move the set on"
