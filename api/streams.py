@@ -11,6 +11,10 @@ the battle has moved on, or holds the caller back; so no seq is ever skipped or 
 reconnects and workers, and a held-back spectator stops where every other read stops. After the
 battle's last event the stream ends (WebSocket close 1000; SSE `event: end`).
 
+On a server offering the `ringside.frames` extension (`ringside serve`: api/ws_protocol.py), a
+caught-up WebSocket stream is written each live batch on the spot, from the fan-out, without
+waking its task (`_write_now`); the rules above hold all the same.
+
 A client that falls too far behind is dropped, so that it never holds up the others or the
 server's memory: each subscriber has a bounded outbox, and one whose outbox overflows, or whose
 socket has not taken a frame in `SEND_SECONDS` when the next batch comes (projections/live.py),
@@ -21,8 +25,10 @@ from=N`, N being the first seq it was not sent; SSE sends `event: behind` with
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from functools import partial
 from typing import Annotated, Any
 
 import orjson
@@ -38,7 +44,9 @@ from .auth import bearer
 from .errors import STATUS_BY_CODE
 from .routes.models import ERRORS
 from .services import Services
+from .ws_protocol import EXTENSION, binary_frame
 
+log = logging.getLogger(__name__)
 router = APIRouter(tags=["streams"])
 QUIET_SECONDS = 1.0          # check for missed news after this long without any
 HEARTBEAT_SECONDS = 15.0
@@ -80,6 +88,7 @@ class EventFeed:
         self.battle_id = battle_id
         self.viewer = viewer
         self.next_seq = from_seq
+        self.handed = from_seq                  # the first seq not yet handed to the socket
         self.last_seq: int | None = None        # the battle's final seq, once it has ended
         self.read_head = 0                      # the battle's head when the store was last read
         self.sub = services.live.subscribe(battle_id)
@@ -129,7 +138,7 @@ class EventFeed:
         subscriber's outbox has overflowed."""
         batch = await self.sub.next(wait)
         if batch is None:
-            return await self.catch_up() if await self._missed() else []
+            return await self.catch_up() if not self.done and await self._missed() else []
         if batch.last < self.next_seq:
             return []
         if batch.first > self.next_seq or not batch.live_for(self.viewer):
@@ -178,6 +187,9 @@ async def websocket_stream(websocket: WebSocket, battle_id: str,
         await websocket.close(code=4000 + STATUS_BY_CODE.get(exc.code, 400), reason=reason)
         return
     await websocket.accept()
+    write = websocket.scope.get("extensions", {}).get(EXTENSION, {}).get("write")
+    if write is not None:
+        feed.sub.direct = partial(_write_now, feed, write)
     sending = asyncio.create_task(_send_all(websocket, feed))
     # A client that goes away must stop its feed at once, even while the battle is quiet.
     listening = asyncio.create_task(_until_disconnect(websocket))
@@ -194,18 +206,37 @@ async def websocket_stream(websocket: WebSocket, battle_id: str,
 async def _send_all(websocket: WebSocket, feed: EventFeed) -> None:
     """Send every frame. Each subscriber has a task of its own, so a stalled socket holds up
     nobody else; one that stays stalled falls behind (projections/live.py) and is closed."""
-    resume = feed.next_seq          # the first seq not yet handed to the socket
     try:
         async for frames in follow(feed):
             for frame in frames or ():
                 await feed.sub.send(websocket.send_bytes, frame.array())
-                resume = frame.last + 1
+                feed.handed = frame.last + 1
         await websocket.close(code=1000, reason="the battle has ended")
     except TooFarBehind:
         feed.close()                # its outbox goes now, not once the close gets through
-        await _close_behind(websocket, resume)
+        await _close_behind(websocket, feed.handed)
     except WebSocketDisconnect:
         pass
+
+
+def _write_now(feed: EventFeed, write: Callable[[bytes], bool], batch: Batch) -> bool:
+    """While the stream waits for its next batch: write `batch` straight to the socket if it is
+    the very next one and seen live, and the server's `ringside.frames` extension takes it
+    (api/ws_protocol.py). No task wakes up (but for the battle's last batch, to close), and every
+    spectator of a kind is written the same framed bytes. False: the stream is handed the batch
+    as usual."""
+    if batch.first != feed.next_seq or not batch.live_for(feed.viewer):
+        return False
+    try:
+        if not write(batch.encoded_for(feed.viewer, binary_frame)):
+            return False
+    except Exception:       # the stream itself meets it again, and ends with it
+        log.exception("writing a live frame failed")
+        return False
+    feed.next_seq = feed.handed = batch.last + 1
+    if batch.ended:
+        feed.last_seq = batch.last
+    return True
 
 
 async def _close_behind(websocket: WebSocket, resume: int) -> None:

@@ -15,6 +15,10 @@ hub's publisher thread, which encodes it (rendering it, unless a loop has alread
 it on the battle's channel; every other worker's listener hands the frames as they came to its
 own loops, so a command accepted by one worker reaches spectators on another.
 
+A stream waiting for its next batch may take it on the spot instead (`Subscription.direct`):
+the WebSocket streams write the batch's framed bytes straight to their sockets there, so a
+caught-up spectator costs the fan-out one socket write, and no task wake-up, per batch.
+
 Each subscriber has a bounded outbox of batches. One that is not drained (its socket stalled,
 its client too slow) overflows and is marked too far behind; its stream then closes it, and the
 client resumes from its next seq (api/streams.py). Delivery here is a fast path, not the source
@@ -75,6 +79,7 @@ class Batch:
         self._source = source
         self._lock = threading.Lock()
         self._messages: dict[str, list[bytes]] = {}
+        self._encoded: dict[str, bytes] = {}
 
     @classmethod
     def of(cls, battle_id: str, records: list[Recorded], state: BattleState) -> "Batch":
@@ -97,6 +102,14 @@ class Batch:
     def frame_for(self, viewer: Viewer) -> bytes:
         """The viewer's frame: the same bytes for every subscriber of its kind."""
         return self.frames[kind_of(viewer)]
+
+    def encoded_for(self, viewer: Viewer, encode: Callable[[bytes], bytes]) -> bytes:
+        """The viewer's frame as `encode` (one transport's framing) makes it, once per kind."""
+        key = kind_of(viewer)
+        found = self._encoded.get(key)
+        if found is None:
+            found = self._encoded[key] = encode(self.frames[key])
+        return found
 
     def messages_for(self, viewer: Viewer) -> list[bytes]:
         """The viewer's events one message each (Server-Sent Events), encoded once per kind."""
@@ -147,10 +160,21 @@ class Subscription:
         self._sender: asyncio.Task[Any] | None = None
         self._sending_since: float | None = None
         self._cut_short = False
+        # Set by a stream that can take a batch on the spot while it waits for one: True if it
+        # has sent the batch itself, so that nothing need wake it (api/streams.py).
+        self.direct: Callable[[Batch], bool] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._taken = False         # a batch was taken on the spot during the current wait
+        self._ended = False         # the battle's last batch was, and the stream must close
 
     def put(self, batch: Batch) -> None:
-        """In the subscriber's loop: queue the batch, or find the subscriber too far behind."""
+        """In the subscriber's loop: hand the batch to a waiting stream that takes it on the spot,
+        or queue it, or find the subscriber too far behind."""
         if self.behind or self.closed:
+            return
+        if self.direct is not None and self._waiting() and not self.outbox and self.direct(batch):
+            self._taken = True
+            self._ended = batch.ended       # the stream wakes only to close (see offer_chunk)
             return
         hub = self.hub
         stuck = self._sending_since is not None and self.loop.time() - self._sending_since > hub.send_seconds
@@ -158,16 +182,27 @@ class Subscription:
             self.fall_behind()
             return
         self.outbox.append(batch)
-        if self._waiter is not None and not self._waiter.done():
-            self._waiter.set_result(None)
+        self._wake()
+
+    def _waiting(self) -> bool:
+        """Whether the stream is waiting in `next()` and nothing has woken it yet."""
+        return self._waiter is not None and not self._waiter.done()
+
+    def _wake(self) -> None:
+        if self._waiting():
+            self._waiter.set_result(None)       # type: ignore[union-attr]
+
+    def wake_if_ended(self) -> None:
+        """Wake a stream that took the battle's last batch on the spot, so that it closes."""
+        if self._ended:
+            self._wake()
 
     def fall_behind(self) -> None:
         """Let the batches go and end a send the stream is stuck in: it must close and its
         client resume."""
         self.behind = True
         self.outbox.clear()
-        if self._waiter is not None and not self._waiter.done():
-            self._waiter.set_result(None)
+        self._wake()
         if self._sending_since is not None and self._sender is not None and not self._cut_short:
             self._cut_short = True
             self._sender.cancel()
@@ -177,15 +212,26 @@ class Subscription:
         subscriber has fallen behind."""
         if not self.outbox and not self.behind:
             waiter = self._waiter = self.loop.create_future()
-            timer = self.loop.call_later(timeout, _expire, waiter)
+            self._taken = False
+            self._timer = self.loop.call_later(timeout, self._expire, timeout)
             try:
                 await waiter
             finally:
-                timer.cancel()
-                self._waiter = None
+                if self._timer is not None:
+                    self._timer.cancel()
+                self._waiter = self._timer = None
         if self.behind:
             raise TooFarBehind
         return self.outbox.popleft() if self.outbox else None
+
+    def _expire(self, timeout: float) -> None:
+        """The wait's time is up: None for the stream, unless batches were taken on the spot
+        meanwhile, which is news, not a quiet spell; then the wait goes on without waking it."""
+        if self._taken and self._waiting():
+            self._taken = False
+            self._timer = self.loop.call_later(timeout, self._expire, timeout)
+        else:
+            self._wake()
 
     async def send(self, send: Callable[[bytes], Awaitable[None]], frame: bytes) -> None:
         """Send one frame; TooFarBehind if the subscriber falls behind before it is sent."""
@@ -209,11 +255,6 @@ class Subscription:
         self.hub.unsubscribe(self)
 
 
-def _expire(waiter: asyncio.Future[None]) -> None:
-    if not waiter.done():
-        waiter.set_result(None)
-
-
 def offer_all(subs: list[Subscription], batch: Batch) -> None:
     """In one loop: hand `batch` to its subscribers, WAKE_CHUNK per turn of the loop, so that a
     big fan-out does not hold up the loop's other work (the command's own answer first)."""
@@ -227,6 +268,11 @@ def offer_chunk(subs: tuple[Subscription, ...], batch: Batch, start: int) -> Non
         # A batch moves on one chunk a turn, and a later batch starts no sooner and queues
         # behind it: every subscriber still gets the batches in commit order.
         subs[0].loop.call_soon(offer_chunk, subs, batch, start + WAKE_CHUNK)
+    elif batch.ended:
+        # Streams that took the battle's last batch on the spot close only once every one has
+        # been handed it: their closing handshakes would otherwise hold up the later chunks.
+        for sub in subs:
+            sub.wake_if_ended()
 
 
 class LiveHub:

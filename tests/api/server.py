@@ -14,6 +14,8 @@ from pathlib import Path
 
 import httpx
 
+from api.cli_serve import WS_PROTOCOL
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -38,8 +40,8 @@ def wait_until(check, timeout: float = 20.0, what: str = "condition") -> None:
 @contextmanager
 def uvicorn_server(db_url: str, *, redis_url: str | None = None, prefix: str | None = None,
                    workers: int = 1, extra_env: dict[str, str] | None = None) -> Iterator[str]:
-    """`python -m uvicorn api.app:server_app --factory` (the app as `ringside serve` builds it)
-    on a free port; yields its base URL."""
+    """`python -m uvicorn api.app:server_app --factory` (the app and server stack as `ringside
+    serve` builds them) on a free port; yields its base URL."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("RINGSIDE_")}
     env.update({"RINGSIDE_DATABASE_URL": db_url, "PYTHONPATH": str(ROOT), **(extra_env or {})})
@@ -47,7 +49,8 @@ def uvicorn_server(db_url: str, *, redis_url: str | None = None, prefix: str | N
         env["RINGSIDE_REDIS_URL"] = redis_url
         env["RINGSIDE_REDIS_PREFIX"] = prefix or f"t{uuid.uuid4().hex[:10]}"
     cmd = [sys.executable, "-m", "uvicorn", "api.app:server_app", "--factory", "--host", "127.0.0.1",
-           "--port", str(port), "--workers", str(workers), "--log-level", "warning"]
+           "--port", str(port), "--workers", str(workers), "--log-level", "warning",
+           "--loop", "uvloop", "--http", "httptools", "--ws", WS_PROTOCOL, "--ws-per-message-deflate", "false"]
     with serving(cmd, env, port) as url:
         yield url
 

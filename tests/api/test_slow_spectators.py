@@ -155,6 +155,36 @@ def test_a_stalled_spectator_is_closed_with_4408_and_resumes_while_the_others_ke
             assert read_events(keeping_up, len(answer["events"])) == [e["seq"] for e in answer["events"]]
 
 
+@pytest.mark.timeout(180)
+def test_a_spectator_that_stalls_once_caught_up_is_closed_with_4408_and_resumes(sqlite_url):
+    """A caught-up spectator is written each batch straight to its socket (api/ws_protocol.py);
+    once it stops reading, the socket's buffers fill, the batches queue, and it is dropped just
+    the same, told the first seq it was not sent."""
+    with tight_server(sqlite_url) as url, httpx.Client(base_url=url, timeout=20) as http:
+        battle, rng = create(http, "ring", setup=LONG_RING), random.Random(10)
+        bid = battle["battle_id"]
+        start = http.get(f"/battles/{bid}").json()["seq"] + 1
+        ws_url = url.replace("http", "ws") + f"/battles/{bid}/stream?from={start}"
+        with connect(ws_url, compression=None) as keeping_up:
+            stalled = StalledSpectator(ws_url)
+            answer = calm_step(http, battle, rng)
+            assert read_events(keeping_up, len(answer["events"])) == [e["seq"] for e in answer["events"]]
+            stalled.read_some()                 # it has its first batch: caught up, and now it stops
+            assert [e["seq"] for e in orjson.loads(stalled.frames[0])] == [e["seq"] for e in answer["events"]]
+            while len(http.get(f"/battles/{bid}/events?from={start}").content) < STALLED_VOLUME:
+                answer = calm_step(http, battle, rng)
+                assert read_events(keeping_up, len(answer["events"])) == [e["seq"] for e in answer["events"]]
+            head = answer["seq"]
+            got, code, reason = stalled.read_to_close()
+            assert code == 4408
+            assert got == list(range(start, start + len(got))) and start + len(got) <= head
+            assert reason == f"too far behind; reconnect with from={start + len(got)}"
+            with connect(url.replace("http", "ws") + f"/battles/{bid}/stream?from={start + len(got)}",
+                         compression=None) as resumed:
+                got += read_events(resumed, head + 1 - start - len(got))
+            assert got == list(range(start, head + 1))
+
+
 def test_a_stalled_sse_client_is_told_it_is_behind_and_resumes_with_last_event_id(sqlite_url):
     with tight_server(sqlite_url) as url, httpx.Client(base_url=url, timeout=20) as http:
         battle, rng = long_battle(http, seed=9)

@@ -132,3 +132,65 @@ def test_a_stream_cancelled_from_outside_during_a_send_is_cancelled_not_behind()
         assert not sub.behind
 
     asyncio.run(cancelled())
+
+
+def test_a_waiting_stream_that_takes_a_batch_on_the_spot_is_not_woken_and_queues_nothing():
+    async def direct() -> None:
+        sub = LiveHub().subscribe("b")
+        taken: list[int] = []
+        sub.direct = lambda b: taken.append(b.first) or b.first != 3      # it declines the batch at 3
+        waiting = asyncio.create_task(sub.next(5))
+        await asyncio.sleep(0)
+        sub.put(batch(1, 2))
+        await asyncio.sleep(0)
+        assert taken == [1] and not sub.outbox and not waiting.done()
+        sub.put(batch(3, 3))                        # declined: queued, and the stream woken for it
+        sub.put(batch(4, 4))                        # the stream has a batch to take first: queued
+        assert taken == [1, 3]
+        assert (await waiting).first == 3
+        assert (await sub.next(5)).first == 4
+
+    asyncio.run(direct())
+
+
+def test_a_stream_not_waiting_is_never_handed_a_batch_on_the_spot():
+    async def busy() -> None:
+        sub = LiveHub().subscribe("b")
+        sub.direct = lambda b: pytest.fail("handed on the spot while the stream was busy")
+        sub.put(batch(1, 1))                        # the stream is catching up, say: not in next()
+        assert (await sub.next(5)).first == 1
+
+    asyncio.run(busy())
+
+
+def test_a_wait_in_which_batches_were_taken_on_the_spot_is_no_quiet_spell():
+    async def wait() -> None:
+        sub = LiveHub().subscribe("b")
+        sub.direct = lambda b: True
+        waiting = asyncio.create_task(sub.next(0.2))
+        await asyncio.sleep(0.05)
+        sub.put(batch(1, 1))                        # news within the first 0.2 s
+        await asyncio.sleep(0.25)
+        assert not waiting.done()                   # so the wait went on, unwoken
+        assert await asyncio.wait_for(waiting, 1) is None      # and the next 0.2 s were quiet
+
+    asyncio.run(wait())
+
+
+def test_streams_that_took_the_battles_last_batch_on_the_spot_wake_to_close_once_all_have_it():
+    async def ended() -> None:
+        hub, handed = LiveHub(), []
+        subs = [hub.subscribe("b") for _ in range(live.WAKE_CHUNK + 1)]      # two turns of the loop
+        waiting = []
+        for sub in subs:
+            sub.direct = lambda b, sub=sub: handed.append(sub) or True
+            waiting.append(asyncio.create_task(sub.next(5)))
+        await asyncio.sleep(0)
+        last = batch(1, 3)
+        last.ended = True
+        live.offer_all(subs, last)                  # the first turn: a chunk handed it, none woken
+        assert len(handed) == live.WAKE_CHUNK and not any(s._waiter.done() for s in subs)
+        results = await asyncio.wait_for(asyncio.gather(*waiting), 1)
+        assert handed == subs and results == [None] * len(subs) and not any(s.outbox for s in subs)
+
+    asyncio.run(ended())
