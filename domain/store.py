@@ -57,7 +57,8 @@ def store_env(url: str | None = None) -> dict[str, str]:
         env = {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": parsed.path.strip("/"),
                "POSTGRES_HOST": parsed.hostname, "POSTGRES_PORT": str(parsed.port or 5432),
                "POSTGRES_USER": unquote(parsed.username or "postgres"),
-               "POSTGRES_PASSWORD": unquote(parsed.password or ""), "IS_SNAPSHOTTING_ENABLED": "y"}
+               "POSTGRES_PASSWORD": unquote(parsed.password or ""), "IS_SNAPSHOTTING_ENABLED": "y",
+               "APPLICATION_RECORDER_TOPIC": "domain.postgres:LockedInsertRecorder"}
         query = parse_qs(parsed.query)
         if query.get("schema"):
             env["POSTGRES_SCHEMA"] = query["schema"][0]
