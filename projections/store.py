@@ -237,6 +237,14 @@ class RedisViewStore(ViewStore):
         if pipe is not None and len(pipe):
             pipe.execute()
 
+    def _read(self, command: str, *args: Any, **kwargs: Any) -> Any:
+        """One read, after what the batch has queued and in the same round trip."""
+        pipe = self._pipe
+        if pipe is not None and len(pipe):
+            getattr(pipe, command)(*args, **kwargs)
+            return pipe.execute()[-1]
+        return getattr(self.redis, command)(*args, **kwargs)
+
     def apply_views(self, changes: Mapping[str, Sequence[Op]], position: int) -> list[str]:
         encoded = [[view, [self._encode(op) for op in ops]] for view, ops in changes.items()]
         # An empty Lua table encodes as {} in cjson, so each change always carries its list.
@@ -261,8 +269,7 @@ class RedisViewStore(ViewStore):
         return list(op)
 
     def positions(self) -> dict[str, int]:
-        self._send_queued()
-        return {k.decode(): int(v) for k, v in self.redis.hgetall(self.tracking_key).items()}
+        return {k.decode(): int(v) for k, v in self._read("hgetall", self.tracking_key).items()}
 
     def drop(self, view: str) -> None:
         self._send_queued()     # nothing queued for the view may land after it is dropped
@@ -278,22 +285,18 @@ class RedisViewStore(ViewStore):
         self.redis.hdel(self.tracking_key, view)
 
     def get(self, key: str) -> Any | None:
-        self._send_queued()
-        found = self.redis.get(key)
+        found = self._read("get", key)
         return None if found is None else orjson.loads(found)
 
     def lrange(self, key: str) -> list[Any]:
-        self._send_queued()
-        return [orjson.loads(item) for item in self.redis.lrange(key, 0, -1)]
+        return [orjson.loads(item) for item in self._read("lrange", key, 0, -1)]
 
     def hget(self, key: str, field: str) -> Any | None:
-        self._send_queued()
-        found = self.redis.hget(key, field)
+        found = self._read("hget", key, field)
         return None if found is None else orjson.loads(found)
 
     def hgetall(self, key: str) -> dict[str, Any]:
-        self._send_queued()
-        return {k.decode(): orjson.loads(v) for k, v in self.redis.hgetall(key).items()}
+        return {k.decode(): orjson.loads(v) for k, v in self._read("hgetall", key).items()}
 
     def ztop(self, key: str, limit: int) -> list[tuple[str, float]]:
         self._send_queued()

@@ -26,7 +26,9 @@ from .ratings import Leaderboards, PlayerHistory
 from .store import Op, ViewStore
 
 
-MEMORIES = 2048         # seats' memories kept decoded; others are recalled from the store
+# Seats' memories kept at hand, each as its lists' lengths and last turn (`Memory.tail`);
+# others are recalled from their meta, one read.
+MEMORIES = 8192
 
 
 class BattleViews(Projection):
@@ -79,8 +81,15 @@ class AiMemory(Projection):
         return found
 
     def recall(self, battle_id: str, seat: str) -> Memory:
-        stored = read_memory(self.store, battle_id, seat)
-        return Memory.from_json(stored) if stored is not None else Memory(seat)
+        """The seat's memory as far as the store has it, to go on from: its meta is enough."""
+        meta = self.store.get(self.store.key("memory", battle_id, seat, "meta"))
+        if meta is None:
+            return Memory(seat, whole=False)
+        if "turn_count" not in meta:       # kept by an earlier version: count the lists
+            full = read_memory(self.store, battle_id, seat)
+            assert full is not None
+            return Memory.tail(meta, len(full["actions"]), len(full["turns"]), last_turn(full["turns"]))
+        return Memory.tail(meta, meta["action_count"], meta["turn_count"], meta["last_turn"])
 
     def project(self, owner_id: str, rec: Recorded, position: int, batch_end: bool = True,
                 superseded: bool = False) -> list[Op]:
@@ -98,9 +107,9 @@ class AiMemory(Projection):
             if rec.seq <= memory.seq:
                 continue
             viewer = Viewer(seat=seat)
-            before = len(memory.actions)
+            before = memory.action_count
             memory.observe(wire_event(rec, viewer, state.public), rec.event.is_action())
-            if len(memory.actions) > before:
+            if memory.action_count > before:
                 ops.append(("rpush", self.key(owner_id, seat, "actions"), memory.actions[-1]))
             if not batch_end:       # settling after a batch or after each event gives one memory
                 ops.append(("set", self.key(owner_id, seat, "meta"), self.meta(memory)))
@@ -115,15 +124,28 @@ class AiMemory(Projection):
 
     @staticmethod
     def meta(memory: Memory) -> dict[str, Any]:
+        """What the seat's memory is besides its lists, with their lengths and its last turn's
+        number and seq: all a runner needs to go on from it."""
         return {"seat": memory.seat, "seq": memory.seq, "known": memory.known,
-                "actions_at_turn": memory.as_json()["actions_at_turn"]}
+                "actions_at_turn": memory.actions_at_turn, "action_count": memory.action_count,
+                "turn_count": memory.turn_count, "last_turn": last_turn(memory.turns)}
+
+
+def last_turn(turns: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """What the memory's next settle needs of its last turn: its number and seq, not its view."""
+    return {"turn": turns[-1]["turn"], "seq": turns[-1]["seq"]} if turns else None
+
+
+MEMORY_FIELDS = ("seat", "seq", "known", "actions_at_turn")
 
 
 def read_memory(store: ViewStore, battle_id: str, seat: str) -> dict[str, Any] | None:
+    """The seat's whole memory, as `Memory.as_json`."""
     meta = store.get(store.key("memory", battle_id, seat, "meta"))
     if meta is None:
         return None
-    return {**meta, "actions": store.lrange(store.key("memory", battle_id, seat, "actions")),
+    return {**{name: meta[name] for name in MEMORY_FIELDS},
+            "actions": store.lrange(store.key("memory", battle_id, seat, "actions")),
             "turns": store.lrange(store.key("memory", battle_id, seat, "turns"))}
 
 

@@ -19,13 +19,20 @@ from domain.engine.ruleset import Ruleset
 
 class Memory:
     """What `seat` has seen: every action (actor, target), the view at each turn's start,
-    and the others' resources as far as they are known."""
+    and the others' resources as far as they are known.
 
-    def __init__(self, seat: str):
+    A memory made `whole=False` keeps only the last item of each list, besides their counts:
+    all that the AI-memory projection needs to go on (it appends to the stored lists and never
+    reads them back), so it can keep many seats at hand and recall one in a single read."""
+
+    def __init__(self, seat: str, *, whole: bool = True):
         self.seat = seat
+        self.whole = whole
         self.seq = 0
         self.actions: list[dict[str, Any]] = []
         self.turns: list[dict[str, Any]] = []
+        self.action_count = 0
+        self.turn_count = 0
         self.known: dict[str, Any] = {}
         self._actions_at_turn = 0
 
@@ -40,6 +47,9 @@ class Memory:
             target = data.get("target", data.get("targets"))
             self.actions.append({"seq": wire["seq"], "type": wire["type"], "actor": data.get("actor", data.get("seat")),
                                  "target": target, "data": dict(data)})
+            self.action_count += 1
+            if not self.whole:
+                del self.actions[:-1]
 
     def settle(self, ruleset: Ruleset[Any], game: Any, view: Mapping[str, Any]) -> str | None:
         """The seat's `view` of `game` now. A new turn records the view as it starts: the view
@@ -49,9 +59,12 @@ class Memory:
         turn = ruleset.turn(game)
         if not self.turns or self.turns[-1]["turn"] != turn:
             self.turns.append({"turn": turn, "seq": self.seq, "view": dict(view)})
-            self._actions_at_turn = len(self.actions)
+            self.turn_count += 1
+            if not self.whole:
+                del self.turns[:-1]
+            self._actions_at_turn = self.action_count
             return "new"
-        if self._actions_at_turn == len(self.actions) and self.turns[-1]["seq"] != self.seq:
+        if self._actions_at_turn == self.action_count and self.turns[-1]["seq"] != self.seq:
             self.turns[-1] = {"turn": turn, "seq": self.seq, "view": dict(view)}
             return "updated"
         return None
@@ -60,9 +73,27 @@ class Memory:
         """The actions `actor` has taken, oldest first."""
         return [a for a in self.actions if a["actor"] == actor]
 
+    @property
+    def actions_at_turn(self) -> int:
+        """How many actions there were when the last turn began."""
+        return self._actions_at_turn
+
     def as_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "seq": self.seq, "actions": self.actions, "turns": self.turns,
                 "known": self.known, "actions_at_turn": self._actions_at_turn}
+
+    @classmethod
+    def tail(cls, raw: Mapping[str, Any], action_count: int, turn_count: int,
+             last_turn: dict[str, Any] | None) -> "Memory":
+        """A memory that is not whole, going on from `raw` (`as_json` without the lists) and
+        its last turn's `turn` and `seq` (its view is not needed to go on)."""
+        memory = cls(raw["seat"], whole=False)
+        memory.seq = raw["seq"]
+        memory.action_count, memory.turn_count = action_count, turn_count
+        memory.turns = [last_turn] if last_turn is not None else []
+        memory.known = dict(raw["known"])
+        memory._actions_at_turn = raw["actions_at_turn"]
+        return memory
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> "Memory":
@@ -70,6 +101,7 @@ class Memory:
         memory.seq = raw["seq"]
         memory.actions = list(raw["actions"])
         memory.turns = list(raw["turns"])
+        memory.action_count, memory.turn_count = len(memory.actions), len(memory.turns)
         memory.known = dict(raw["known"])
         memory._actions_at_turn = raw.get("actions_at_turn", len(memory.actions))
         return memory

@@ -221,3 +221,40 @@ def test_a_state_s_view_is_rendered_once_per_viewer_and_equals_the_ruleset_s(log
     assert game_view(live, Viewer(seat="p1")) != game_view(live, Viewer(seat="p2"))
     ended = battles.load(bid)               # public: every seat sees everything
     assert game_view(ended, Viewer(seat="p1")) == RULESET.view(ended.game, Viewer(seat="p1", omniscient=True))
+
+
+def memories(store: MemoryViewStore, battles: Battles) -> dict[tuple[str, str], dict]:
+    """Every seat's whole memory, as the API reads it."""
+    bids = {key.split(":")[3] for key in store._data if key.startswith("t:v:memory:")}
+    return {(bid, seat): read_memory(store, bid, seat) for bid in bids for seat in ("p1", "p2")}
+
+
+def test_a_runner_that_keeps_no_memory_at_hand_recalls_each_from_its_meta(logged, monkeypatch):
+    # Given a runner that forgets each seat's memory as soon as it has used it
+    battles, views, _, _ = logged
+    monkeypatch.setattr("projections.views.MEMORIES", 1)
+    forgetful = Views(battles, MemoryViewStore(prefix="t"))
+    # When it projects the whole log, recalling every seat from its meta at every event
+    forgetful.catch_up()
+    # Then it keeps exactly the views of the runner that kept every memory at hand
+    assert forgetful.store._data == views.store._data
+    assert forgetful.store.positions() == views.store.positions()
+
+
+def test_memories_kept_by_an_earlier_version_go_on_from_their_lists(logged):
+    # Given views built halfway through the log by a version whose memory meta held no counts
+    battles, views, _, _ = logged
+    notes = [n for n in battles.store.recorder.select_notifications(None, 100_000, inclusive_of_start=True)]
+    earlier = Views(battles, MemoryViewStore(prefix="t"))
+    for note in notes[:len(notes) // 2]:
+        rec = None if note.topic in BLOB_TOPICS else battles.store.mapper.to_domain_event(note)
+        earlier.process(str(note.originator_id), rec, note.id)
+        earlier.settle()
+    store = earlier.store
+    for key in [k for k in store._data if k.startswith("t:v:memory:") and k.endswith(":meta")]:
+        meta = orjson.loads(store._data[key])
+        store._data[key] = orjson.dumps({name: meta[name] for name in ("seat", "seq", "known", "actions_at_turn")})
+    # When a runner of this version follows the rest of the log
+    Views(battles, store).catch_up()
+    # Then every seat remembers exactly what it would have
+    assert memories(store, battles) == memories(views.store, battles)
