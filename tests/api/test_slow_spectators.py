@@ -91,10 +91,9 @@ class StalledSpectator:
 
     def read_some(self) -> None:
         data = self.sock.recv(65536)
-        if data:
-            self.protocol.receive_data(data)
-        else:
-            self.protocol.receive_eof()
+        if not data:
+            raise AssertionError("the server closed the connection without a close frame")
+        self.protocol.receive_data(data)
         for event in self.protocol.events_received():
             if getattr(event, "opcode", None) in (Opcode.TEXT, Opcode.BINARY):
                 self.frames.append(event.data)

@@ -11,10 +11,14 @@ import sys
 
 import uvicorn
 
+from api import streams
 from api.app import server_app
 from api.cli_serve import server_config
 
 SEND_BUFFER = 4096      # the kernel doubles it, and stops tuning it once set
+# A stalled test client reads its 4408 only once the test's other steps are done, which can
+# take longer than the 10 s a server gives a stalled socket to drain to its close frame.
+CLOSE_SECONDS = 120.0
 
 
 def main() -> None:
@@ -23,6 +27,7 @@ def main() -> None:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
     sock.bind(("127.0.0.1", int(sys.argv[1])))
     sock.listen(128)
+    streams.CLOSE_SECONDS = CLOSE_SECONDS
     uvicorn.Server(server_config(server_app(), 1)).run(sockets=[sock])
 
 
