@@ -11,9 +11,10 @@ battle with a spectator delay) gets no frame: its streams read through the read 
 writer), so it does no rendering and no per-subscriber work there. It hands the batch,
 unrendered, to each event loop of this process that has subscribers of the battle (one wake-up
 per loop); the first to need its frames renders them, once. With Redis it also queues the batch for the
-hub's publisher thread, which encodes it (rendering it, unless a loop has already) and publishes
-it on the battle's channel; every other worker's listener hands the frames as they came to its
-own loops, so a command accepted by one worker reaches spectators on another.
+hub's relay (projections/live_relay.py), whose publisher thread encodes it (rendering it, unless
+a loop has already) and publishes it on the battle's channel if another worker's spectators
+follow the battle; every other worker's listener hands the frames as they came to its own
+loops, so a command accepted by one worker reaches spectators on another.
 
 A stream waiting for its next batch may take it on the spot instead (`Subscription.direct`):
 the WebSocket streams write the batch's framed bytes straight to their sockets there, so a
@@ -30,18 +31,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import queue
 import threading
 import uuid
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from domain.engine.battle import BattleState
 from domain.engine.events import Recorded, Viewer, wire_event
 from domain.reading import held_back
+
+if TYPE_CHECKING:
+    from .live_relay import RedisRelay
 
 log = logging.getLogger(__name__)
 SPECTATOR_KEY = "spectator"
@@ -279,26 +282,22 @@ class LiveHub:
     """In-process fan-out; with a Redis URL, across worker processes through pub/sub."""
 
     def __init__(self, redis_url: str | None = None, prefix: str = "ringside", *,
-                 outbox_batches: int = OUTBOX_BATCHES, send_seconds: float = SEND_SECONDS):
+                 outbox_batches: int = OUTBOX_BATCHES, send_seconds: float = SEND_SECONDS,
+                 watch_refresh: float | None = None):
         self.redis_url = redis_url
         self.prefix = prefix
         self.outbox_batches = outbox_batches
         self.send_seconds = send_seconds
+        self.watch_refresh = watch_refresh      # None: the relay's own (live_relay.REFRESH_SECONDS)
         # battle id -> event loop -> that loop's subscriptions: a batch costs the committing
         # thread one wake-up per loop, however many subscribers each loop serves.
         self._subs: dict[str, dict[asyncio.AbstractEventLoop, list[Subscription]]] = {}
         self._latest: dict[str, int] = {}       # battle id -> last seq handed to its subscribers
         self.heads: dict[str, tuple[float, int]] = {}   # battle id -> (when read, head seq): streams' quiet checks
         self._lock = threading.Lock()
-        self._redis: Any = None
-        self._outgoing: queue.SimpleQueue[Batch | None] = queue.SimpleQueue()
-        self._threads: list[threading.Thread] = []
-        self._stopping = threading.Event()
+        self.relay: RedisRelay | None = None
         self.origin = uuid.uuid4().hex          # this hub's own batches come back from Redis: skip them
         self.published = 0
-
-    def channel(self, battle_id: str) -> str:
-        return f"{self.prefix}:live:{battle_id}"
 
     # -- publishing (a commit listener, called in the thread that committed) --------------
     def publish(self, battle_id: str, records: list[Recorded], state: BattleState) -> None:
@@ -306,17 +305,8 @@ class LiveHub:
         batch = Batch.of(battle_id, records, state)
         self.published += 1
         self.deliver(batch)
-        if self._redis is not None:
-            self._outgoing.put(batch)
-
-    def _publish_all(self) -> None:
-        """The publisher thread: render (unless a loop here has already), encode and publish
-        each batch, in commit order."""
-        while (batch := self._outgoing.get()) is not None:
-            try:
-                self._redis.publish(self.channel(batch.battle_id), batch.encode(self.origin))
-            except Exception as exc:    # Redis down: the store still has the batch for the others
-                log.warning("live publish to Redis failed (%s); delivered in this worker only", exc)
+        if self.relay is not None:
+            self.relay.publish(batch)
 
     def deliver(self, batch: Batch) -> None:
         """Hand `batch` to the battle's subscribers: one wake-up per event loop."""
@@ -334,8 +324,16 @@ class LiveHub:
     def subscribe(self, battle_id: str) -> Subscription:
         sub = Subscription(self, battle_id)
         with self._lock:
+            first = battle_id not in self._subs
             self._subs.setdefault(battle_id, {}).setdefault(sub.loop, []).append(sub)
+        if first and self.relay is not None:
+            self.relay.watching(battle_id)
         return sub
+
+    def watched(self) -> list[str]:
+        """The battles with subscribers in this process."""
+        with self._lock:
+            return list(self._subs)
 
     def unsubscribe(self, sub: Subscription) -> None:
         with self._lock:
@@ -359,44 +357,14 @@ class LiveHub:
         with self._lock:
             return sum(len(subs) for subs in self._subs.get(battle_id, {}).values())
 
-    # -- the Redis side ----------------------------------------------------------------------
+    # -- the Redis side (projections/live_relay.py) -------------------------------------------
     def start(self) -> None:
-        if self.redis_url is None or self._threads:
+        if self.redis_url is None or self.relay is not None:
             return
-        import redis
+        from .live_relay import RedisRelay
 
-        self._redis = redis.Redis.from_url(self.redis_url, socket_timeout=2, socket_connect_timeout=2)
-        self._threads = [threading.Thread(target=self._listen, name="live-hub", daemon=True),
-                         threading.Thread(target=self._publish_all, name="live-publish", daemon=True)]
-        for thread in self._threads:
-            thread.start()
-
-    def _listen(self) -> None:
-        """Follow every battle channel; reconnect after Redis goes away."""
-        import redis
-
-        pattern = f"{self.prefix}:live:*"
-        while not self._stopping.is_set():
-            try:
-                client = redis.Redis.from_url(self.redis_url, socket_connect_timeout=2, health_check_interval=5)
-                pubsub = client.pubsub(ignore_subscribe_messages=True)
-                pubsub.psubscribe(pattern)
-                while not self._stopping.is_set():
-                    message = pubsub.get_message(timeout=0.5)
-                    if message is not None and message["type"] == "pmessage":
-                        origin, batch = Batch.decode(message["data"])
-                        if origin != self.origin:
-                            self.deliver(batch)
-                pubsub.close()
-                client.close()
-            except Exception as exc:
-                log.warning("live hub lost Redis (%s); reconnecting", exc)
-                self._stopping.wait(0.5)
+        self.relay = RedisRelay(self, **({} if self.watch_refresh is None else {"refresh": self.watch_refresh}))
 
     def close(self) -> None:
-        self._stopping.set()
-        self._outgoing.put(None)
-        for thread in self._threads:
-            thread.join(timeout=3)
-        if self._redis is not None:
-            self._redis.close()
+        if self.relay is not None:
+            self.relay.close()
