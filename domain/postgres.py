@@ -23,7 +23,6 @@ from eventsourcing.utils import retry
 from psycopg.sql import SQL, Identifier
 
 
-
 class LockedInsertRecorder(PostgresApplicationRecorder):
     def __init__(self, datastore: PostgresDatastore, events_table_name: str = "stored_events"):
         super().__init__(datastore, events_table_name=events_table_name)

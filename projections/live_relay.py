@@ -39,7 +39,7 @@ class RedisRelay:
         self.hub = hub
         self.url, self.prefix, self.origin = hub.redis_url, hub.prefix, hub.origin
         self.refresh = refresh
-        self.watched: dict[str, float] = {}     # battle id -> until when another hub follows it
+        self.elsewhere: dict[str, float] = {}   # battle id -> until when another hub follows it
         self.sent = 0                           # batches published
         self._redis = redis.Redis.from_url(self.url, socket_timeout=2, socket_connect_timeout=2)
         self._outgoing: queue.SimpleQueue[Any] = queue.SimpleQueue()
@@ -65,7 +65,7 @@ class RedisRelay:
         self._outgoing.put(("watch", [battle_id]))
 
     def followed(self, battle_id: str) -> bool:
-        return self.watched.get(battle_id, 0.0) > time.monotonic()
+        return self.elsewhere.get(battle_id, 0.0) > time.monotonic()
 
     # -- the publisher thread ----------------------------------------------------------------
     def _publish_all(self) -> None:
@@ -101,8 +101,8 @@ class RedisRelay:
 
     def _forget_expired(self) -> None:
         now = time.monotonic()
-        for battle_id in [b for b, until in list(self.watched.items()) if until <= now]:
-            self.watched.pop(battle_id, None)
+        for battle_id in [b for b, until in list(self.elsewhere.items()) if until <= now]:
+            self.elsewhere.pop(battle_id, None)
 
     # -- the listener thread -----------------------------------------------------------------
     def _listen(self) -> None:
@@ -142,7 +142,7 @@ class RedisRelay:
             return
         until = time.monotonic() + 3 * self.refresh
         for battle_id in body["battles"]:
-            self.watched[battle_id] = until
+            self.elsewhere[battle_id] = until
         if body["hello"]:
             self._outgoing.put(("watch", ALL))
 
