@@ -13,6 +13,7 @@ from projections.views import PROJECTIONS
 
 from . import runtime
 from .cli_errors import check_redis, clean_errors, fail
+from .runner_process import NICENESS
 
 projections_app = typer.Typer(help="Run or rebuild the read models (views, AI memory, leaderboards, history).",
                               no_args_is_help=True)
@@ -62,8 +63,9 @@ def watch_parent(parent: int) -> None:
 def run(db: str = DB, redis: str = REDIS, views: str = VIEWS,
         parent: int = typer.Option(None, "--parent", hidden=True, help="Stop when this process is gone.")) -> None:
     """Follow the event log and keep the shared views current (the production runner process)."""
-    if parent is not None:
+    if parent is not None:      # a server's child (api/runner_process.py): it yields the CPU to its server
         watch_parent(parent)
+        os.nice(NICENESS)
     services = _services(db, redis, views)
     where = services.settings.redis_url or services.settings.views_path
     typer.echo(f"projections following the log into {where}")

@@ -1,5 +1,6 @@
 """`ringside serve` on a SQLite file runs its projections in a child process, over views in a
-SQLite file beside the store: the views follow the commands, a child that dies is started
+SQLite file beside the store: the views follow the commands, the child runs at the lowest
+priority, a child that dies is started
 again, and a server killed outright leaves no child behind."""
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import time
 from pathlib import Path
 
 import httpx
+
+from api.runner_process import NICENESS
 
 from .server import free_port, wait_until
 from .test_sigkill import ringside_serve
@@ -57,6 +60,9 @@ def test_the_child_keeps_the_views_and_is_started_again_when_it_dies(tmp_path):
         # given a server on a SQLite file, and the one runner child it started
         wait_until(lambda: len(children(server.pid)) == 1, what="the runner child")
         [runner] = children(server.pid)
+        # and the child yields the CPU to its server: the lowest priority, the server's unchanged
+        wait_until(lambda: os.getpriority(os.PRIO_PROCESS, runner) == NICENESS, what="the child's niceness")
+        assert os.getpriority(os.PRIO_PROCESS, server.pid) == os.getpriority(os.PRIO_PROCESS, 0)
         # when a battle is created, it is listed: the child projected it into games.views.db
         first = create(url)
         wait_until(lambda: listed(url, first), what="the first battle in the views")
