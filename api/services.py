@@ -131,6 +131,7 @@ class Services:
 
     def start(self) -> None:
         """Start background components (runners, subscribers, house seats) once the server is up."""
+        self.battles.committer.start()
         for component in self.extras.values():
             component.start()
 

@@ -6,11 +6,13 @@ Two `Battles` on one store stand for two worker processes.
 """
 from __future__ import annotations
 
+import time
 import uuid
 
 import pytest
 
 from domain.battles import Battles
+from domain.committer import IDLE_SYNC_SECONDS
 from domain.engine.errors import StaleState
 from domain.freshness import LogFollower
 from domain.store import StateCache
@@ -172,3 +174,21 @@ def test_a_battle_another_process_creates_is_cached_here_from_its_first_event(db
     moved = b.submit(created.battle_id, "p1", MULLIGAN)
     # A never loaded it: its synced read folds it from B's events, creation included
     assert_latest_is_the_log(db_url, a, created.battle_id, moved.seq)
+
+
+def test_an_idle_writer_follows_what_other_processes_write(pair):
+    a, b = pair
+    # Given process A's writer, started and idle (a server's is started with the server)
+    a.committer.start()
+    head = a.follower.head
+    # When process B creates battles, and A gets no command at all
+    made = [b.create("deckduel", PLAYERS, revealed=bytes([n]) * 32) for n in range(3)]
+    # Then A's idle syncs pass B's events (3 battles' opening batches) within moments, and
+    # A holds each new battle at its latest seq, so its next command reads nothing more
+    written = b.follower.head
+    deadline = time.monotonic() + 10
+    while a.follower.head < written and time.monotonic() < deadline:
+        time.sleep(IDLE_SYNC_SECONDS / 4)
+    assert a.follower.head == written
+    assert a.follower.passed == written - head == sum(m.seq for m in made)
+    assert [a.cache.get(m.battle_id).seq for m in made] == [m.seq for m in made]

@@ -5,6 +5,8 @@ and saved in one transaction, and nothing about a battle's log, chain or idempot
 Idempotency-Key and each sent twice at once (the repeat often lands in the same group as the
 first); afterwards every battle's log is gap-free, its chain verifies, every accepted batch is
 in the log exactly as answered, nothing else is, and every repeat got the first answer.
+
+A group that conflicts with another process's write is decided afresh and saved as a group.
 """
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import random
 import threading
 
 from domain.battles import Battles, Submitted
+from domain.committer import Read
 from domain.engine.chain import GENESIS, chain_of
 from domain.engine.errors import RingsideError, RuleViolation, StaleState
 from domain.engine.events import event_data
@@ -108,3 +111,49 @@ def test_commands_arriving_together_commit_as_one_group_and_refusals_block_nothi
         for created in (a, b, c):
             records = cold.records(created.battle_id)
             assert [r.seq for r in records] == list(range(1, records[-1].seq + 1))
+
+
+def test_a_group_that_conflicts_is_decided_afresh_and_saved_as_one_group(db_url):
+    keep = {"type": "mulligan", "cards": []}
+    with Battles(db_url) as a, Battles(db_url) as b:
+        x, y = (a.create("deckduel", PLAYERS, revealed=bytes([i]) * 32) for i in (4, 5))
+        # Given A's writer held busy while two commands queue up behind it, one for battle x
+        # and one for battle y
+        entered, gate = threading.Event(), threading.Event()
+        a.committer.submit(Read(lambda: (entered.set(), gate.wait(30))))
+        assert entered.wait(30)
+        first = a.submit_later(x.battle_id, keep, seat="p2")
+        second = a.submit_later(y.battle_id, keep, seat="p1")
+        # and process B acting in x right after A's group has synced with the log
+        moved: list[Submitted] = []
+        real_sync = a.follower.sync
+
+        def sync() -> None:
+            real_sync()
+            if not moved:
+                moved.append(b.submit(x.battle_id, "p1", keep))
+        a.follower.sync = sync          # type: ignore[method-assign]
+        writes: list[int] = []
+        real_write = a.write
+
+        def write(items):
+            writes.append(len(items))
+            return real_write(items)
+        a.write = write                 # type: ignore[method-assign]
+        # When the group is let go
+        gate.set()
+        answers = [first.result(30), second.result(30)]
+        # Then its first transaction, both jobs' batches, conflicted and stored nothing: x's
+        # was decided on the state before B's command (p2's locked choice: 1 event; y's: 1);
+        # the group was decided afresh and saved in one more transaction holding both batches
+        # (x's now reveals both choices and plays on), and no job was saved on its own
+        assert a.committer.conflicts == 1
+        assert writes == [2, sum(len(s.records) for s in answers)]
+        # and x's command was decided on B's state: its batch follows B's
+        assert answers[0].records[0].seq == moved[0].seq + 1
+        assert answers[1].records[0].seq == y.seq + 1
+    with Battles(db_url) as cold:
+        for created, answer in ((x, answers[0]), (y, answers[1])):
+            records = cold.records(created.battle_id)
+            assert [r.seq for r in records] == list(range(1, answer.seq + 1))
+            assert records[-len(answer.records):] == answer.records
