@@ -12,7 +12,8 @@ transaction; then it answers every caller.
   decided and saved on its own, with the usual reload-and-retry. So a conflict never blocks
   or undoes the others, and with several workers on one store (whose commands to the same
   battles conflict now and then) it costs one more transaction, not one per job.
-- A caller is answered only after the transaction holding its batch has committed.
+- A caller is answered only after the transaction holding its batch has committed. A job
+  cancelled while it waits in the queue is never decided or written.
 - Each group starts by syncing the state cache with the log (domain/freshness.py): one
   query, after which every cached state is its battle's latest, so no command reads its
   battle's tail from the store. Reads that must see every write committed before they
@@ -130,6 +131,11 @@ class Committer:
                     self._queue.put(None)   # stop after this group
                     break
                 jobs.append(more)
+            # A job whose caller has given up (its request was cancelled) is dropped unwritten;
+            # the others can no longer be cancelled: they will be answered.
+            jobs = [job for job in jobs if job.future.set_running_or_notify_cancel()]
+            if not jobs:
+                continue
             try:
                 self._commit_group(jobs)
             except BaseException as exc:    # noqa: BLE001 - every caller must hear of it

@@ -157,3 +157,28 @@ def test_a_group_that_conflicts_is_decided_afresh_and_saved_as_one_group(db_url)
             records = cold.records(created.battle_id)
             assert [r.seq for r in records] == list(range(1, answer.seq + 1))
             assert records[-len(answer.records):] == answer.records
+
+
+def test_a_command_cancelled_while_queued_is_never_written_and_the_others_are_answered(sqlite_url):
+    keep = {"type": "mulligan", "cards": []}
+    with Battles(sqlite_url) as battles:
+        x, y = (battles.create("deckduel", PLAYERS, revealed=bytes([i]) * 32) for i in (6, 7))
+        # Given three commands queued behind a busy writer
+        entered, gate = threading.Event(), threading.Event()
+        battles.committer.submit(Read(lambda: (entered.set(), gate.wait(30))))
+        assert entered.wait(30)
+        before = battles.submit_later(x.battle_id, keep, seat="p1")
+        cancelled = battles.submit_later(y.battle_id, keep, seat="p1")
+        after = battles.submit_later(x.battle_id, keep, seat="p2")
+        # When the middle one's caller gives up before the writer has taken it (its request was
+        # cancelled: the client went away)
+        assert cancelled.cancel()
+        gate.set()
+        # Then the others are committed and answered as usual, in one group
+        first, last = before.result(30), after.result(30)
+        assert last.records[0].seq == first.seq + 1
+        # and the cancelled command was never written: y is still at its opening seq
+        assert battles.load(y.battle_id).seq == y.seq
+    with Battles(sqlite_url) as cold:
+        assert cold.load(y.battle_id).seq == y.seq
+        assert cold.load(x.battle_id).seq == last.seq
