@@ -113,15 +113,22 @@ def test_commands_arriving_together_commit_as_one_group_and_refusals_block_nothi
             assert [r.seq for r in records] == list(range(1, records[-1].seq + 1))
 
 
+def hold_writer(battles: Battles) -> threading.Event:
+    """Keep `battles`' writer busy (in a read of its own) until the event returned is set, so
+    that what is submitted meanwhile queues up and is taken as one group."""
+    entered, gate = threading.Event(), threading.Event()
+    battles.committer.submit(Read(lambda: (entered.set(), gate.wait(30))))
+    assert entered.wait(30)
+    return gate
+
+
 def test_a_group_that_conflicts_is_decided_afresh_and_saved_as_one_group(db_url):
     keep = {"type": "mulligan", "cards": []}
     with Battles(db_url) as a, Battles(db_url) as b:
         x, y = (a.create("deckduel", PLAYERS, revealed=bytes([i]) * 32) for i in (4, 5))
         # Given A's writer held busy while two commands queue up behind it, one for battle x
         # and one for battle y
-        entered, gate = threading.Event(), threading.Event()
-        a.committer.submit(Read(lambda: (entered.set(), gate.wait(30))))
-        assert entered.wait(30)
+        gate = hold_writer(a)
         first = a.submit_later(x.battle_id, keep, seat="p2")
         second = a.submit_later(y.battle_id, keep, seat="p1")
         # and process B acting in x right after A's group has synced with the log
@@ -164,9 +171,7 @@ def test_a_command_cancelled_while_queued_is_never_written_and_the_others_are_an
     with Battles(sqlite_url) as battles:
         x, y = (battles.create("deckduel", PLAYERS, revealed=bytes([i]) * 32) for i in (6, 7))
         # Given three commands queued behind a busy writer
-        entered, gate = threading.Event(), threading.Event()
-        battles.committer.submit(Read(lambda: (entered.set(), gate.wait(30))))
-        assert entered.wait(30)
+        gate = hold_writer(battles)
         before = battles.submit_later(x.battle_id, keep, seat="p1")
         cancelled = battles.submit_later(y.battle_id, keep, seat="p1")
         after = battles.submit_later(x.battle_id, keep, seat="p2")
