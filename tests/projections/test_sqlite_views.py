@@ -74,3 +74,28 @@ def test_drop_removes_only_keys_under_the_view(path):
     assert store.get(store.key("a", "x")) is None and store.hgetall(store.key("a", "h")) == {}
     assert store.get(store.key("ab", "x")) == 3 and store.positions() == {"ab": 2}
     store.close()
+
+
+def test_stores_opened_at_once_on_a_new_file_all_open(tmp_path):
+    # given a new views file that four connections open at the same moment (the server, its
+    # runner child, a CLI, a test), fifty times over
+    failures = []
+    for round_ in range(50):
+        path = str(tmp_path / f"views{round_}.db")
+        start = threading.Barrier(4)
+
+        def open_store():
+            start.wait()
+            try:
+                SqliteViewStore(path, prefix="t").close()
+            except Exception as error:      # noqa: BLE001 - the failure is what is recorded
+                failures.append(error)
+
+        threads = [threading.Thread(target=open_store) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    # then every one opened: none was refused with "database is locked" while another
+    # switched the new file to WAL
+    assert failures == []
