@@ -12,8 +12,10 @@ production setup, two workers with `RINGSIDE_PROJECTIONS=external` and one
     seats awaited for the mulligan, so `keep the hand` is a durable command for each seat
     exactly once;
   - reads: wrk GETs /battles/{id}/legal with a seat token, across the battles.
-Each measure is `{rps, p50_ms, p99_ms, ratio}`, the ratio to that store's baseline; with
---repeat N each figure is the median of N runs. Needs Debian's `wrk`.
+Each measure is `{rps, p50_ms, p99_ms, ratio}`, the ratio to that store's baseline, and
+`cpu_ms`: the CPU time (user + system) that every process of the service used per request
+(the server and its workers, the projection process or runner). With --repeat N each figure
+is the median of N runs. Needs Debian's `wrk`.
 """
 from __future__ import annotations
 
@@ -36,6 +38,7 @@ import orjson
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.cpu import session_cpu  # noqa: E402
 from tests.api.server import forget_prefix, free_port, stop, wait_until  # noqa: E402
 
 PG = "postgresql://postgres@127.0.0.1:5432/test"
@@ -110,14 +113,23 @@ def wrk(url: str, script: str, args: list[str], seconds: int, connections: int) 
             "p99_ms": latency("99%"), "non_2xx": int(non2xx.group(1)) if non2xx else 0}
 
 
+def wrk_cpu(sessions: list[int], url: str, script: str, args: list[str], seconds: int,
+            connections: int) -> dict[str, float]:
+    """`wrk`, with the CPU the sessions' processes used per request meanwhile."""
+    before = session_cpu(sessions)
+    found = wrk(url, script, args, seconds, connections)
+    found["cpu_ms"] = (session_cpu(sessions) - before) * 1000 / max(1.0, found["rps"] * seconds)
+    return found
+
+
 @contextmanager
-def serving(cmd: list[str], cwd: Path, env: dict[str, str], url: str, probe: str) -> Iterator[None]:
+def serving(cmd: list[str], cwd: Path, env: dict[str, str], url: str, probe: str) -> Iterator[int]:
     log = open(cwd / f"server-{uuid.uuid4().hex[:8]}.log", "wb")     # read it when a step fails
     server = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
     try:
         wait_until(lambda: server.poll() is None and httpx.get(url + probe, timeout=1).status_code == 200,
                    timeout=60, what="the server")
-        yield
+        yield server.pid            # its session's id: every process it starts is in it
     finally:
         stop(server)
         log.close()
@@ -127,8 +139,8 @@ def baseline(workdir: Path, workers: int, seconds: int, connections: int) -> dic
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     cmd = [sys.executable, str(ROOT / "bench" / "minimal.py"), "--port", str(port), "--workers", str(workers)]
-    with serving(cmd, workdir, dict(os.environ), url, "/docs"):
-        return wrk(url + "/echo", BASELINE_LUA, [], seconds, connections)
+    with serving(cmd, workdir, dict(os.environ), url, "/docs") as session:
+        return wrk_cpu([session], url + "/echo", BASELINE_LUA, [], seconds, connections)
 
 
 def created_pairs(prefix: Path) -> list[tuple[str, str]]:
@@ -155,8 +167,8 @@ def ringside(workdir: Path, db: str, redis: str | None, workers: int, seconds: i
         runner = subprocess.Popen([ringside_cmd, "projections", "run", "--db", db, "--redis", redis], cwd=workdir,
                                   env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        with serving(cmd, workdir, env, url, "/rulesets"):
-            return measure(url, workdir, port, seconds, connections)
+        with serving(cmd, workdir, env, url, "/rulesets") as session:
+            return measure(url, workdir, port, seconds, connections, [session, *([runner.pid] if runner else [])])
     finally:
         if runner is not None:
             stop(runner)
@@ -164,10 +176,11 @@ def ringside(workdir: Path, db: str, redis: str | None, workers: int, seconds: i
             forget_prefix(redis, env["RINGSIDE_REDIS_PREFIX"])
 
 
-def measure(url: str, workdir: Path, port: int, seconds: int, connections: int) -> dict[str, dict[str, float]]:
+def measure(url: str, workdir: Path, port: int, seconds: int, connections: int,
+            sessions: list[int]) -> dict[str, dict[str, float]]:
     """Creates, then commands and reads over the battles created."""
     prefix = workdir / f"created-{port}"
-    creates = wrk(url, CREATE_LUA, [str(prefix)], seconds, connections)
+    creates = wrk_cpu(sessions, url, CREATE_LUA, [str(prefix)], seconds, connections)
     # Enough fresh battles for the commands (two per battle), topped up unmeasured.
     for part in range(1, 7):
         if len(created_pairs(prefix)) >= 3000 * seconds:
@@ -181,8 +194,8 @@ def measure(url: str, workdir: Path, port: int, seconds: int, connections: int) 
                timeout=300, what="the views to catch up")
     listing = workdir / f"pairs-{port}.txt"
     listing.write_text("".join(f"{i} {b} {t}\n" for i, (b, t) in enumerate(pairs)))
-    commands = wrk(url, COMMANDS_LUA, [str(listing)], seconds, connections)
-    reads = wrk(url, READS_LUA, [str(listing)], seconds, connections)
+    commands = wrk_cpu(sessions, url, COMMANDS_LUA, [str(listing)], seconds, connections)
+    reads = wrk_cpu(sessions, url, READS_LUA, [str(listing)], seconds, connections)
     return {"creates": creates, "commands": commands, "reads": reads}
 
 
@@ -224,8 +237,8 @@ def summary(runs: list[dict[str, dict[str, float]]]) -> dict[str, dict[str, floa
     out: dict[str, dict[str, float]] = {}
     for measure in ("baseline", "commands", "reads", "creates"):
         rows = [run[measure] for run in runs]
-        out[measure] = {key: round(statistics.median(row[key] for row in rows), 2)
-                        for key in ("rps", "p50_ms", "p99_ms", "non_2xx")}
+        out[measure] = {key: round(statistics.median(row[key] for row in rows), 3 if key == "cpu_ms" else 2)
+                        for key in ("rps", "p50_ms", "p99_ms", "non_2xx", "cpu_ms")}
         out[measure]["ratio"] = round(statistics.median(run[measure]["rps"] / run["baseline"]["rps"]
                                                         for run in runs), 3)
     return out
@@ -253,10 +266,10 @@ def main() -> None:
         return
     for store, measures in result.items():
         print(f"{store}: wrk -t2 -c{args.connections} -d{args.seconds}s, median of {args.repeat}; 2 cores shared")
-        print(f"{'measure':<10}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'ratio':>8}{'non-2xx':>9}")
+        print(f"{'measure':<10}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'ratio':>8}{'non-2xx':>9}{'CPU ms':>8}")
         for name, row in measures.items():
             print(f"{name:<10}{row['rps']:>10,.0f}{row['p50_ms']:>10.2f}{row['p99_ms']:>10.2f}"
-                  f"{row['ratio']:>8.2f}{row['non_2xx']:>9.0f}")
+                  f"{row['ratio']:>8.2f}{row['non_2xx']:>9.0f}{row['cpu_ms']:>8.3f}")
         print(f"target: {TARGETS[store]}")
 
 

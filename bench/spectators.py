@@ -53,6 +53,7 @@ import uvloop
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.cpu import process_cpu  # noqa: E402
 from tests.api.server import forget_prefix, free_port, stop, wait_until  # noqa: E402
 
 REDIS = "redis://127.0.0.1:6379/0"
@@ -323,13 +324,8 @@ def collect(clients: list[subprocess.Popen], committed: dict[int, float]) -> tup
 
 
 def cpu_seconds(procs: list[subprocess.Popen]) -> float:
-    """The CPU time the servers have used: a measure of their work that the other loads on a
-    shared machine disturb less than they disturb latency."""
-    ticks = 0
-    for proc in procs:
-        fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        ticks += int(fields[11]) + int(fields[12])          # utime, stime
-    return ticks / os.sysconf("SC_CLK_TCK")
+    """The CPU time the servers themselves have used (bench/cpu.py)."""
+    return sum(found[1] for found in map(process_cpu, (proc.pid for proc in procs)) if found is not None)
 
 
 def measure(part: str, args: argparse.Namespace) -> dict[str, object]:
