@@ -15,6 +15,7 @@ from domain.engine.errors import InvalidInput
 from domain.house import HOUSE_SWEEP_SECONDS, HouseSeats, LocalClaims, RedisClaims
 from domain.sets import Sets
 from domain.sets.sweep import DEFAULT_EVERY_SECONDS, SetSweep
+from domain.sqlite_store import checkpointer
 from domain.store import store_env
 from projections.live import OUTBOX_BATCHES, SEND_SECONDS, LiveHub
 from projections.runner import Runner, Views
@@ -149,7 +150,11 @@ def bootstrap(settings: Settings | None = None) -> Services:
                    send_seconds=settings.stream_send_seconds)
     battles.committed.append(live.publish)
     projections = Views(battles, views)
-    background: dict[str, Background] = {"live": live}
+    background: dict[str, Background] = {}
+    wal = checkpointer(battles.store)
+    if wal is not None:         # first in, last out: it checkpoints after the others have stopped
+        background["checkpoints"] = wal
+    background["live"] = live
     if settings.projections == "process":
         background["projections"] = RunnerProcess(settings)
     elif settings.projections != "external":

@@ -49,7 +49,7 @@ def store_env(url: str | None = None) -> dict[str, str]:
             raise BadDatabaseUrl(f"bad SQLite URL {url!r}; use sqlite:///path/to/file.db")
         if path == ":memory:":
             path = f"file:ringside-{uuid.uuid4().hex}?mode=memory&cache=shared"
-        return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": path,
+        return {"PERSISTENCE_MODULE": "domain.sqlite_store:Factory", "SQLITE_DBNAME": path,
                 "IS_SNAPSHOTTING_ENABLED": "y"}
     if parsed.scheme in ("postgresql", "postgres"):
         if not parsed.hostname or not parsed.path.strip("/"):

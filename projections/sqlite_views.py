@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 import orjson
+
+from domain.sqlite_store import use_wal
 
 from .store import Op, ViewStore
 
@@ -55,22 +56,6 @@ SET_SCORES = "INSERT OR REPLACE INTO view_rankings (key, member, score) VALUES (
 DELETE_MEMBERS = "DELETE FROM view_rankings WHERE key = ? AND member = ?"
 SET_POSITIONS = "INSERT OR REPLACE INTO view_positions (view, position) VALUES (?, ?)"
 BUSY_MS = 30_000        # another runner's page may hold the write lock this long
-WAL_RETRY_SECONDS = 0.005   # between tries to switch a new file to WAL while another connection does
-
-
-def use_wal(conn: sqlite3.Connection) -> None:
-    """Put the file in WAL mode. On a new file that another connection is switching or
-    creating at the same moment, SQLite refuses at once ("database is locked") rather than
-    waiting for the busy timeout, to avoid a deadlock; so wait here, as long as that timeout."""
-    deadline = time.monotonic() + BUSY_MS / 1000
-    while True:
-        try:
-            conn.execute("PRAGMA journal_mode = WAL")
-            return
-        except sqlite3.OperationalError as error:
-            if "locked" not in str(error) or time.monotonic() > deadline:
-                raise
-            time.sleep(WAL_RETRY_SECONDS)
 
 
 class Pending:
@@ -118,7 +103,7 @@ class SqliteViewStore(ViewStore):
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_MS / 1000)
         conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
-        use_wal(conn)
+        use_wal(conn, BUSY_MS)
         conn.execute("PRAGMA synchronous = NORMAL")
         with self._opened:
             self._connections.append(conn)

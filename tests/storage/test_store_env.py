@@ -11,7 +11,7 @@ from tests.storage.helpers import PLAYERS
 def test_sqlite_file_url(tmp_path):
     path = tmp_path / "a b" / "x.db"
     env = store_env(f"sqlite:///{path}")
-    assert env["PERSISTENCE_MODULE"] == "eventsourcing.sqlite"
+    assert env["PERSISTENCE_MODULE"] == "domain.sqlite_store:Factory"
     assert env["SQLITE_DBNAME"] == str(path)
     assert not any(k.startswith("POSTGRES_") for k in env)
 
@@ -23,7 +23,7 @@ def test_relative_sqlite_path_and_percent_escapes():
 
 def test_sqlite_memory_urls_are_distinct_shared_cache_databases():
     one, two = store_env("sqlite:///:memory:"), store_env("sqlite:///:memory:")
-    assert one["PERSISTENCE_MODULE"] == "eventsourcing.sqlite"
+    assert one["PERSISTENCE_MODULE"] == "domain.sqlite_store:Factory"
     for env in (one, two):
         name = env["SQLITE_DBNAME"]
         assert name.startswith("file:") and "mode=memory" in name and "cache=shared" in name

@@ -1,0 +1,127 @@
+"""The SQLite event store as Ringside runs it: the library's, with checkpoints that a server can
+take out of its commits.
+
+In WAL mode every commit appends pages to the write-ahead log, and by default the commit that
+takes the log past 1,000 pages also copies them back into the database file and syncs it
+(an "autocheckpoint"): about 4 MB of writes and an extra fsync, inside one command group's
+transaction, every few dozen groups. Every caller in that group, and in the group queued
+behind it, waits for it: that was the service's slowest 1% of commands.
+
+A server therefore runs a `Checkpointer`: its connections stop checkpointing at commit
+(`wal_autocheckpoint = 0`), and a thread of its own copies the log back every
+`CHECKPOINT_SECONDS`, on a connection of its own, with SQLite's PASSIVE checkpoint, which
+never blocks the writer or the readers. Other processes on the same file (the CLI, the
+projection runner) keep SQLite's default. When the server stops, its connections checkpoint
+at commit again, and one last checkpoint runs.
+
+`use_wal` is shared with the SQLite view store: switching a new file to WAL while another
+connection does the same is refused at once, not after the busy timeout.
+"""
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+import time
+import weakref
+from typing import Any
+
+from eventsourcing.sqlite import SQLiteConnection, SQLiteConnectionPool, SQLiteFactory
+
+log = logging.getLogger(__name__)
+AUTOCHECKPOINT_PAGES = 1000     # SQLite's default: a commit past this many log pages checkpoints
+CHECKPOINT_SECONDS = 0.05
+BUSY_MS = 30_000
+WAL_RETRY_SECONDS = 0.005
+
+
+def use_wal(conn: sqlite3.Connection, busy_ms: int = BUSY_MS) -> None:
+    """Put the file in WAL mode. On a new file that another connection is switching or
+    creating at the same moment, SQLite refuses at once ("database is locked") rather than
+    waiting for the busy timeout, to avoid a deadlock; so wait here, as long as that timeout."""
+    deadline = time.monotonic() + busy_ms / 1000
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(WAL_RETRY_SECONDS)
+
+
+class Pool(SQLiteConnectionPool):
+    """The library's pool, whose connections checkpoint at commit or not, as `autocheckpoint`
+    says (log pages; 0: never). A connection takes the setting when it is handed out, so one
+    in use when it changes takes it at its next use."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.autocheckpoint = AUTOCHECKPOINT_PAGES
+        self._applied: weakref.WeakKeyDictionary[SQLiteConnection, int] = weakref.WeakKeyDictionary()
+
+    def get_connection(self, timeout: float | None = None, *, is_writer: bool | None = None) -> SQLiteConnection:
+        conn = super().get_connection(timeout, is_writer=is_writer)
+        wanted = self.autocheckpoint
+        if self._applied.get(conn, AUTOCHECKPOINT_PAGES) != wanted:
+            conn._sqlite_conn.execute(f"PRAGMA wal_autocheckpoint = {int(wanted)}")
+            self._applied[conn] = wanted
+        return conn
+
+
+class Factory(SQLiteFactory):
+    def __init__(self, env: Any):
+        super().__init__(env)
+        made = self.datastore.pool          # lazy: no connection is open yet
+        self.datastore.pool = Pool(db_name=made.db_name, lock_timeout=made.lock_timeout, pool_size=made.pool_size,
+                                   max_overflow=made.max_overflow, pool_timeout=made.pool_timeout,
+                                   max_age=made.max_age, pre_ping=made.pre_ping)
+
+
+def checkpointer(store: Any) -> "Checkpointer | None":
+    """A checkpointer for an event store (`BattleStore`) on a SQLite file; None for others."""
+    pool = getattr(getattr(store.recorder, "datastore", None), "pool", None)
+    if not isinstance(pool, Pool) or pool.is_sqlite_memory_mode:
+        return None
+    return Checkpointer(pool)
+
+
+class Checkpointer:
+    """Checkpoints a SQLite file's log in the background while it runs (see above)."""
+
+    def __init__(self, pool: Pool, every: float = CHECKPOINT_SECONDS):
+        self.pool = pool
+        self.every = every
+        self.checkpoints = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self.pool.autocheckpoint = 0
+        self._thread = threading.Thread(target=self._run, name="wal-checkpoints", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self.pool.autocheckpoint = AUTOCHECKPOINT_PAGES
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+            self._thread = None
+
+    def _run(self) -> None:
+        conn = sqlite3.connect(self.pool.db_name, uri=True, isolation_level=None, check_same_thread=False,
+                               timeout=BUSY_MS / 1000)
+        try:
+            while not self._stop.wait(self.every):
+                self.checkpoint(conn)
+            self.checkpoint(conn)
+        finally:
+            conn.close()
+
+    def checkpoint(self, conn: sqlite3.Connection) -> None:
+        """Copy what the log holds back into the file, as far as the readers allow."""
+        try:
+            conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            self.checkpoints += 1
+        except sqlite3.Error:           # another process's checkpoint, or the file is away
+            log.debug("checkpoint failed", exc_info=True)
