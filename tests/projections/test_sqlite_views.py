@@ -6,6 +6,7 @@ import threading
 import pytest
 
 from projections.sqlite_views import SqliteViewStore
+from tests.storage.helpers import at_once
 
 
 @pytest.fixture
@@ -82,20 +83,7 @@ def test_stores_opened_at_once_on_a_new_file_all_open(tmp_path):
     failures = []
     for round_ in range(50):
         path = str(tmp_path / f"views{round_}.db")
-        start = threading.Barrier(4)
-
-        def open_store():
-            start.wait()
-            try:
-                SqliteViewStore(path, prefix="t").close()
-            except Exception as error:      # noqa: BLE001 - the failure is what is recorded
-                failures.append(error)
-
-        threads = [threading.Thread(target=open_store) for _ in range(4)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        failures += at_once(4, lambda: SqliteViewStore(path, prefix="t").close())
     # then every one opened: none was refused with "database is locked" while another
     # switched the new file to WAL
     assert failures == []

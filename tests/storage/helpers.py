@@ -1,9 +1,11 @@
-"""Shared helpers for the storage tests: play a battle through `Battles.submit`, fold records."""
+"""Shared helpers for the storage tests: play a battle through `Battles.submit`, fold records,
+start several openers at the same moment."""
 from __future__ import annotations
 
 import random
+import threading
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from domain.battles import Battles, Submitted
 from domain.engine.battle import BattleState, fold
@@ -52,3 +54,23 @@ def raw_versions(battles: Battles, battle_id: str) -> list[int]:
 
 def raw_bodies(battles: Battles, battle_id: str) -> list[bytes]:
     return [bytes(e.state) for e in battles.store.recorder.select_events(uuid.UUID(battle_id))]
+
+
+def at_once(count: int, start: Callable[[], object]) -> list[BaseException]:
+    """Run `start` in `count` threads released together; what each of them raised."""
+    starting = threading.Barrier(count)
+    failures: list[BaseException] = []
+
+    def run() -> None:
+        starting.wait()
+        try:
+            start()
+        except BaseException as error:     # noqa: BLE001 - the test reports every failure
+            failures.append(error)
+
+    threads = [threading.Thread(target=run) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return failures

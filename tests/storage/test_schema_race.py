@@ -6,30 +6,16 @@ DDL on the same catalogue rows ("tuple concurrently updated"), so the creation i
 """
 from __future__ import annotations
 
-import threading
-
 from domain.battles import Battles
+
+from .helpers import at_once
 
 
 def test_stores_started_at_once_on_an_empty_schema_all_come_up(postgres_url):
     # Given an empty schema and 6 processes' worth of stores starting at the same moment
-    starting = threading.Barrier(6)
-    failures: list[BaseException] = []
     opened: list[Battles] = []
-
-    def start() -> None:
-        starting.wait()
-        try:
-            opened.append(Battles(postgres_url))
-        except BaseException as error:     # noqa: BLE001 - the test reports every failure
-            failures.append(error)
-
-    threads = [threading.Thread(target=start) for _ in range(6)]
     # When they all create the store
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    failures = at_once(6, lambda: opened.append(Battles(postgres_url)))
     try:
         # Then none fails, and every one of them can write and read the same battle
         assert failures == []
