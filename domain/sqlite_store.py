@@ -23,19 +23,17 @@ import logging
 import sqlite3
 import threading
 import time
-import weakref
 from typing import Any
 
-from eventsourcing.sqlite import SQLiteConnection, SQLiteConnectionPool, SQLiteFactory
+from eventsourcing.sqlite import SQLITE3_DEFAULT_LOCK_TIMEOUT, SQLiteConnection, SQLiteConnectionPool, SQLiteFactory
 
 log = logging.getLogger(__name__)
 AUTOCHECKPOINT_PAGES = 1000     # SQLite's default: a commit past this many log pages checkpoints
 CHECKPOINT_SECONDS = 0.05
-BUSY_MS = 30_000
 WAL_RETRY_SECONDS = 0.005
 
 
-def use_wal(conn: sqlite3.Connection, busy_ms: int = BUSY_MS) -> None:
+def use_wal(conn: sqlite3.Connection, busy_ms: int) -> None:
     """Put the file in WAL mode. On a new file that another connection is switching or
     creating at the same moment, SQLite refuses at once ("database is locked") rather than
     waiting for the busy timeout, to avoid a deadlock; so wait here, as long as that timeout."""
@@ -55,17 +53,14 @@ class Pool(SQLiteConnectionPool):
     says (log pages; 0: never). A connection takes the setting when it is handed out, so one
     in use when it changes takes it at its next use."""
 
-    def __init__(self, **kwargs: Any):
-        super().__init__(**kwargs)
-        self.autocheckpoint = AUTOCHECKPOINT_PAGES
-        self._applied: weakref.WeakKeyDictionary[SQLiteConnection, int] = weakref.WeakKeyDictionary()
+    autocheckpoint = AUTOCHECKPOINT_PAGES
 
     def get_connection(self, timeout: float | None = None, *, is_writer: bool | None = None) -> SQLiteConnection:
         conn = super().get_connection(timeout, is_writer=is_writer)
         wanted = self.autocheckpoint
-        if self._applied.get(conn, AUTOCHECKPOINT_PAGES) != wanted:
+        if getattr(conn, "autocheckpoint", AUTOCHECKPOINT_PAGES) != wanted:
             conn._sqlite_conn.execute(f"PRAGMA wal_autocheckpoint = {int(wanted)}")
-            self._applied[conn] = wanted
+            conn.autocheckpoint = wanted        # type: ignore[attr-defined]
         return conn
 
 
@@ -110,7 +105,7 @@ class Checkpointer:
 
     def _run(self) -> None:
         conn = sqlite3.connect(self.pool.db_name, uri=True, isolation_level=None, check_same_thread=False,
-                               timeout=BUSY_MS / 1000)
+                               timeout=self.pool.lock_timeout or SQLITE3_DEFAULT_LOCK_TIMEOUT)
         try:
             while not self._stop.wait(self.every):
                 self.checkpoint(conn)
