@@ -10,7 +10,7 @@ import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
 
@@ -120,10 +120,19 @@ class BattleStore(Application):
         # Workers and the projection runner start together, and each creates the tables,
         # types and functions that are missing. PostgreSQL refuses concurrent DDL on the same
         # catalogue rows, so on PostgreSQL one process at a time creates them.
+        with self._creating_schema():
+            return super().construct_recorder()
+
+    def construct_snapshot_store(self) -> Any:
+        # The snapshots table is created here, apart from the recorder's tables, so it is
+        # serialised the same way.
+        with self._creating_schema():
+            return super().construct_snapshot_store()
+
+    def _creating_schema(self) -> AbstractContextManager[None]:
         if "postgres" not in self.env.get("PERSISTENCE_MODULE", ""):
-            return super().construct_recorder()
-        with schema_lock(self.env):
-            return super().construct_recorder()
+            return nullcontext()
+        return schema_lock(self.env)
 
     def construct_mapper(self) -> Mapper:
         return BattleMapper()
