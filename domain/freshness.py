@@ -7,9 +7,11 @@ id up to which the cache reflects the log:
 
 - this process's own commits move it on when they directly follow it: the writer caches
   the state after each of its batches itself;
-- `sync()` reads the notifications past it (one query, empty while this process is the only
-  writer) and moves it on. A cached state that another writer's event directly follows is
-  fast-forwarded by that event (the notification carries it); one further behind is dropped.
+- `sync()` reads the notifications past it and moves it on. While this process is the only
+  writer there are none: on a SQLite file it reads just the last id (`Pool.last_id`) to see
+  so, elsewhere the read of the notifications comes back empty. A cached state that another
+  writer's event directly follows is fast-forwarded by that event (the notification carries
+  it); one further behind is dropped.
   A battle another writer creates is folded from its first event on, so every process
   caches the battles in play, whichever worker took their commands.
 
@@ -26,6 +28,8 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .sqlite_store import last_id_probe
+
 log = logging.getLogger(__name__)
 
 PAGE = 1000
@@ -37,6 +41,7 @@ class LogFollower:
         None: the state its first event starts, or None if the notification starts none)."""
         self.store = store
         self.states = states
+        self.last_id = last_id_probe(store)     # None: read the notifications every time
         self.advance = advance
         self._lock = threading.Lock()
         self._sync_lock = threading.Lock()
@@ -59,7 +64,7 @@ class LogFollower:
         """Bring the cache up to the log's latest notification."""
         with self._sync_lock:
             last = self.head
-            while True:
+            while self.last_id is None or self.last_id() > last:
                 page = self.store.recorder.select_notifications(last, PAGE, inclusive_of_start=False)
                 if not page:
                     break

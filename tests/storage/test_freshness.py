@@ -10,6 +10,7 @@ import time
 import uuid
 
 import pytest
+from eventsourcing.persistence import OperationalError
 
 from domain.battles import Battles
 from domain.committer import IDLE_SYNC_SECONDS
@@ -48,6 +49,31 @@ def test_a_sole_writer_decides_from_its_cache_and_its_syncs_pass_nothing(sqlite_
         assert battles.follower.syncs >= 1
         assert battles.follower.passed == 0
         assert battles.follower.head == battles.store.recorder.max_notification_id()
+
+
+def test_on_a_sqlite_file_a_sync_reads_the_notifications_only_once_another_process_wrote(sqlite_url):
+    # Given two processes on one SQLite file, A having written a battle of its own
+    with Battles(sqlite_url) as a, Battles(sqlite_url) as b:
+        a.create("deckduel", PLAYERS, revealed=b"\x0c" * 32)
+        reads: list[int] = []
+        select = a.store.recorder.select_notifications
+
+        def counted(start, *args, **kwargs):
+            reads.append(start)
+            return select(start, *args, **kwargs)
+
+        a.store.recorder.select_notifications = counted
+        # when A syncs with nothing new in the log
+        a.follower.sync()
+        # then it read only the last id (Pool.last_id), which was its own head
+        assert reads == [] and a.follower.last_id() == a.follower.head
+        # and when B writes a battle, A's next sync reads the notifications past its head, once
+        head = a.follower.head
+        made = b.create("deckduel", PLAYERS, revealed=b"\x0d" * 32)
+        a.follower.sync()
+        assert reads == [head]
+        assert a.follower.head == a.follower.last_id() == head + made.seq
+        assert a.cache.get(made.battle_id).seq == made.seq
 
 
 def test_a_command_after_another_process_moved_the_battle_on_is_decided_on_the_new_state(pair):
@@ -192,3 +218,18 @@ def test_an_idle_writer_follows_what_other_processes_write(pair):
     assert a.follower.head == written
     assert a.follower.passed == written - head == sum(m.seq for m in made)
     assert [a.cache.get(m.battle_id).seq for m in made] == [m.seq for m in made]
+
+
+def test_a_failed_read_of_the_last_id_is_the_store_s_error_and_the_next_read_reconnects(sqlite_url):
+    # Given a SQLite store whose last-id connection has broken (closed under it)
+    with Battles(sqlite_url) as battles:
+        created = battles.create("deckduel", PLAYERS, revealed=b"\x0e" * 32)
+        pool = battles.store.recorder.datastore.pool
+        assert battles.follower.last_id() == created.seq
+        pool._probe.close()
+        # when the follower syncs, then it fails as the library's reads fail: the store is away
+        with pytest.raises(OperationalError):
+            battles.follower.sync()
+        # and the next sync opens a new connection and finds the log where it was
+        battles.follower.sync()
+        assert battles.follower.last_id() == battles.follower.head == created.seq
