@@ -181,7 +181,7 @@ class Battles:
         one when the cache has just been synced with the log (`synced`), else a load."""
         key = str(ask.bid)
         state = heads.get(key) or (synced and self.cache.get(key)) or self.load(key)
-        seat = ask.seat or self.reading.token_seat(str(ask.bid), ask.token or "")
+        seat = ask.seat or self.reading.token_seat(key, ask.token or "", state)
         key_id = self._key_id(ask.bid, seat, ask.idempotency_key) if ask.idempotency_key else None
         if key_id is not None:
             if key_id in keys:                  # a repeat in this very group: the first's answer
@@ -193,7 +193,7 @@ class Battles:
             if earlier is not None:
                 return earlier
         planned = self._decide(ask, seat, key_id, state)
-        heads[str(ask.bid)] = planned.state
+        heads[key] = planned.state
         if key_id is not None:
             keys[key_id] = (ask.digest, planned.answer)
         return planned
@@ -202,7 +202,8 @@ class Battles:
         if ask.expected_seq is not None and state.seq != ask.expected_seq:
             raise StaleState(f"the battle is at seq {state.seq}, not {ask.expected_seq}",
                              seq=state.seq, expected_seq=ask.expected_seq)
-        new_state, records = decide_batch(ruleset_of(state.created), state, seat, ask.command)
+        # `submit_later` checked the command before its digest: not again on the writer's thread.
+        new_state, records = decide_batch(ruleset_of(state.created), state, seat, ask.command, wire_checked=True)
         items: list[Any] = [StoredRecord(ask.bid, r) for r in records]
         if key_id is not None:
             items.append(StoredBlob(key_id, 1, IDEMPOTENCY_TOPIC, {"battle_id": str(ask.bid), "first": records[0].seq,
@@ -252,11 +253,13 @@ class Battles:
         returns the log follower's generation before the write, for `committed_batch`."""
         with self._write_lock:
             generation = self.follower.generation
-            # The event store itself, not `Application.save`, which checks every item against
-            # the library's runtime protocols first: a quarter of the writer's time, for items
-            # that are always our own two record classes.
-            recordings = self.store.events.put(list(items))
-            self.follower.wrote([r.notification.id for r in recordings])
+            # The recorder itself, not `Application.save`, which checks every item against the
+            # library's runtime protocols first (a quarter of the writer's time, for items that
+            # are always our own two record classes), nor the event store's `put`, which wraps
+            # each stored event in two more objects to hand back its notification id.
+            mapper = self.store.mapper
+            ids = self.store.recorder.insert_events([mapper.to_stored_event(item) for item in items])
+            self.follower.wrote(ids)
             return generation
 
     def committed_batch(self, bid: uuid.UUID, records: list[Recorded], state: BattleState, previous_seq: int,

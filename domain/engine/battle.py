@@ -213,9 +213,11 @@ def check_players(ruleset: Ruleset[Any], table: Table, players: Mapping[str, Any
     return {seat: parse_player(seat, players[seat]) for seat in table.seats}
 
 
-def decide_batch(ruleset: Ruleset[Any], state: BattleState, seat: str,
-                 command: Command | Mapping[str, Any]) -> tuple[BattleState, list[Recorded]]:
-    """One command: check whose turn it is, run `decide`, chain the events, end if decided."""
+def decide_batch(ruleset: Ruleset[Any], state: BattleState, seat: str, command: Command | Mapping[str, Any], *,
+                 wire_checked: bool = False) -> tuple[BattleState, list[Recorded]]:
+    """One command: check whose turn it is, run `decide`, chain the events, end if decided.
+    A command given as JSON is checked to be storable (`check_wire`), unless the caller
+    says it has checked it already (`wire_checked`)."""
     if state.outcome is not None:
         raise BattleOver("the battle is over", seq=state.seq)
     if not state.table.has_seat(seat):
@@ -227,7 +229,8 @@ def decide_batch(ruleset: Ruleset[Any], state: BattleState, seat: str,
     if isinstance(command, Command):
         cmd = command
     else:
-        check_wire(command, "command")
+        if not wire_checked:
+            check_wire(command, "command")
         cmd = ruleset.codec.parse(command)
     decision = ruleset.decide(state.game, seat, cmd, Rng(state.seed, batch_cursor(state.seq + 1)))
     events = decision.events

@@ -13,23 +13,22 @@ from domain.sets import SetBattleFinished
 
 
 class RefuseSetResult:
-    """Patches the event store's `put` so that its next write holding a `SetBattleFinished` (the
+    """Patches the event recorder so that its next write holding a `SetBattleFinished` (the
     commit listener advancing the set) fails; every other save goes through."""
 
     def __init__(self, battles: Battles, monkeypatch) -> None:
         self.refused = 0
         self._armed = True
-        real = battles.store.events.put
+        real = battles.store.recorder.insert_events
 
-        def put(items, **kwargs):
-            if self._armed and any(isinstance(getattr(item, "record", None), Recorded)
-                                   and isinstance(item.record.event, SetBattleFinished) for item in items):
+        def insert_events(stored, **kwargs):
+            if self._armed and any(s.topic == SetBattleFinished.TOPIC for s in stored):
                 self._armed = False
                 self.refused += 1
                 raise OperationalError("database is locked")
-            return real(items, **kwargs)
+            return real(stored, **kwargs)
 
-        monkeypatch.setattr(battles.store.events, "put", put)
+        monkeypatch.setattr(battles.store.recorder, "insert_events", insert_events)
 
 
 def stored_topics(battles: Battles, set_id: str) -> list[str]:

@@ -31,19 +31,19 @@ class Racer:
         self.conflicts = 0
         self.results: list[Submitted] = []
         self.rejected = 0
-        real_put = self.battles.store.events.put
+        real_insert = self.battles.store.recorder.insert_events
 
-        def put(items, **kwargs):
+        def insert_events(stored, **kwargs):
             if self.armed:  # only the first attempt of a raced command waits for the other
                 self.armed = False
                 self.barrier.wait(TIMEOUT)
             try:
-                return real_put(items, **kwargs)
+                return real_insert(stored, **kwargs)
             except IntegrityError:
                 self.conflicts += 1
                 raise
 
-        self.battles.store.events.put = put
+        self.battles.store.recorder.insert_events = insert_events
 
     def submit(self, bid: str, seat: str, command: dict) -> None:
         self.armed = True
