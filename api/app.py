@@ -47,7 +47,8 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     app.state.timelines = Timelines()
     errors.install(app)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, per_path=UPLOAD_PATHS)
-    # Outermost, so the requests it answers skip every other layer (api/fast.py).
+    # The outermost of the app's own layers, so the requests it answers skip the others and the
+    # router; only the framework's own error, telemetry and body-size layers run before it.
     app.add_middleware(FastRoutes, services=services, body_limit=MAX_BODY_BYTES)
     for module in (rulesets, views, battles, sets, replays, viewer, streams):
         app.include_router(module.router)
