@@ -1,10 +1,12 @@
-"""`ringside projections run|rebuild`: the projection runner as its own process, and rebuilds."""
+"""`ringside projections run|status|rebuild`: the projection runner as its own process, where
+each view stands (and the battles it set aside), and rebuilds."""
 from __future__ import annotations
 
 import os
 import threading
 import time
 
+import orjson
 import typer
 from rich.progress import Progress
 
@@ -76,6 +78,32 @@ def run(db: str = DB, redis: str = REDIS, views: str = VIEWS,
         services.close()
 
 
+@projections_app.command("status")
+@clean_errors
+def status(db: str = DB, redis: str = REDIS, views: str = VIEWS,
+           as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """Each view's position in the log, and the battles it set aside after failing on them."""
+    services = _services(db, redis, views)
+    try:
+        positions = services.views.positions()
+        followed = Views(services.battles, services.views)
+        report = {"head": followed.head(), "positions": {name: positions.get(name) for name in PROJECTIONS},
+                  "set_aside": followed.set_aside()}
+    finally:
+        services.close()
+    if as_json:
+        typer.echo(orjson.dumps(report).decode())
+        return
+    typer.echo(f"log head {report['head']}")
+    for name, position in report["positions"].items():
+        typer.echo(f"{name:<14} at {position if position is not None else '-'}")
+    for name, failed in report["set_aside"].items():
+        for owner, why in failed.items():
+            typer.echo(f"set aside: {name} {owner} seq {why['seq']} ({why['type']}): {why['error']}")
+    if not report["set_aside"]:
+        typer.echo("nothing set aside")
+
+
 @projections_app.command("rebuild")
 @clean_errors
 def rebuild(name: str = typer.Argument(None, help=f"One of {', '.join(PROJECTIONS)}; all when omitted."),
@@ -94,5 +122,8 @@ def rebuild(name: str = typer.Argument(None, help=f"One of {', '.join(PROJECTION
             task = progress.add_task(f"rebuilding {', '.join(names)}", total=total or 1)
             read = views.catch_up(lambda n: progress.advance(task, n))
         typer.echo(f"rebuilt {', '.join(names)} from {read} logged records")
+        aside = sum(len(failed) for failed in views.set_aside().values())
+        if aside:
+            typer.echo(f"{aside} set aside after failing: see `ringside projections status`")
     finally:
         services.close()

@@ -2,7 +2,9 @@
 
 - `leaderboards`: openskill (Plackett-Luce) ratings per ruleset. Each side is a team of the
   players at its seats, so a side of several heroes wins or loses together; a side of one
-  seat rates exactly as a one-player team. A battle outside a set is rated when it ends; a
+  seat rates exactly as a one-player team. A side with no seat (rat's enemies, played by the
+  rules' own AI) is not rated: it plays as a fixed anchor of the default rating, never
+  updated, so a party's rating measures how reliably it beats the rules' AI. A battle outside a set is rated when it ends; a
   set is rated once, when it ends, by its result. The ranking is by ordinal (mu - 3 sigma).
 - `history`: each player's battles and sets, with the seat and side they played and the
   result of that side.
@@ -23,6 +25,9 @@ from domain.sets import SetBattleStarted, SetCreated, SetEnded
 
 from .base import Projection
 from .store import Op, ViewStore
+
+
+RULES_ANCHOR = "rules"     # the name of a seatless side's fixed rating (never stored)
 
 
 def table_of(ruleset: str, setup: Mapping[str, Any]) -> Table:
@@ -83,10 +88,13 @@ class Leaderboards(Projection):
         players = sorted({player for side in order for _, player in sides[side]})
         rows = {p: self.store.hget(stats_key, p) or {"mu": None, "sigma": None, "games": 0, "wins": 0}
                 for p in players}
-        teams = [[self._rating(rows[p], p) for _, p in sides[side]] for side in order]
+        if not players:
+            return []
+        teams = [[self._rating(rows[p], p) for _, p in sides[side]] or [self.model.rating(name=RULES_ANCHOR)]
+                 for side in order]
         rated = self.model.rate(teams, ranks=[0 if winner is None or side == winner else 1 for side in order])
         ops: list[Op] = []
-        for side, team in zip(order, rated):
+        for side, team in zip(order, rated):      # an anchor's new rating is dropped with its empty side
             for (_, player), rating in zip(sides[side], team):
                 row = {"mu": rating.mu, "sigma": rating.sigma, "games": rows[player]["games"] + 1,
                        "wins": rows[player]["wins"] + (1 if winner == side else 0)}

@@ -32,6 +32,8 @@ from .views import Projection, make_projections
 log = logging.getLogger(__name__)
 PAGE = 500
 LOG_MARK = "log"        # the views' mark of the log they follow (its first event's battle or set)
+ASIDE = "set-aside"     # each view's hash of the battles it failed on: {id: {seq, position, type, error}}
+MAX_ERROR = 500
 
 
 class Views:
@@ -42,6 +44,7 @@ class Views:
         self.store = store
         self.projections: list[Projection] = make_projections(battles, store, names)
         self._applied: dict[str, int] = {}
+        self._aside: dict[str, set[str]] = {}      # view -> the battles it set aside (read once)
         self._idle: tuple[dict[str, list[Op]], int, dict[str, int]] | None = None
         # Topics any of these views reads; None: all. Others are never decoded while catching up.
         wanted = [p.topics for p in self.projections]
@@ -67,9 +70,10 @@ class Views:
                 # this process remembers and rebuild the view from the log.
                 projection = self.projections[i] = type(projection)(self.battles, self.store)
                 self._applied[projection.name] = 0
+                self._aside.pop(projection.name, None)
             if stored >= position:
                 continue
-            changes[projection.name] = (projection.project(owner_id, rec, position, batch_end, superseded)
+            changes[projection.name] = (self._project(projection, owner_id, rec, position, batch_end, superseded)
                                         if isinstance(rec, Recorded) and projection.reads(rec) else [])
         if any(changes.values()):
             for name in self.store.apply_views(changes, position):
@@ -77,6 +81,32 @@ class Views:
         elif changes:
             # Nothing to change: move the positions past it later, once (see settle()).
             self._idle = (changes, position, positions)
+
+    def _project(self, projection: Projection, owner_id: str, rec: Recorded, position: int, batch_end: bool,
+                 superseded: bool) -> list[Op]:
+        """One view's operations for one event; a battle (or set) the view failed on is set aside
+        for that view alone: the failure is logged and recorded with the view's next position,
+        the view skips the rest of that battle, and every other battle goes on. A rebuild (which
+        drops the view, and so its list) retries it."""
+        aside = self._aside.get(projection.name)
+        if aside is None:
+            aside = self._aside[projection.name] = set(self.store.hgetall(self.store.key(projection.name, ASIDE)))
+        if owner_id in aside:
+            return []
+        try:
+            return projection.project(owner_id, rec, position, batch_end, superseded)
+        except Exception as exc:
+            log.exception("view %s failed on %s at seq %d (%s); set aside", projection.name, owner_id, rec.seq,
+                          rec.event.TOPIC)
+            aside.add(owner_id)
+            failure = {"seq": rec.seq, "position": position, "type": rec.event.TOPIC,
+                       "error": f"{type(exc).__name__}: {exc}"[:MAX_ERROR]}
+            return [("hset", self.store.key(projection.name, ASIDE), owner_id, failure)]
+
+    def set_aside(self) -> dict[str, dict[str, Any]]:
+        """{view: {battle or set id: where and why it failed}} for every view."""
+        return {p.name: found for p in self.projections
+                if (found := self.store.hgetall(self.store.key(p.name, ASIDE)))}
 
     def check_log(self) -> None:
         """Views in a file of their own outlive the store they were built from. If the store
@@ -97,6 +127,7 @@ class Views:
                 log.warning("the views were built from another event log: rebuilding them from this one")
                 for name in positions:
                     self.store.drop(name)
+                self._aside.clear()
             if first and (replaced or marked is None):
                 self.store.apply(LOG_MARK, [("set", key, identity)], first[0].id)
 

@@ -34,7 +34,7 @@ def help_text(*path: str) -> str:
 def test_the_walk_finds_every_command():
     assert set(ALL) == {"rulesets", "simulate", "log", "serve", "bot", "replay export", "replay verify",
                         "replay show", "replay diff", "replay import", "audit set", "projections run",
-                        "projections rebuild"}
+                        "projections status", "projections rebuild"}
 
 
 @pytest.mark.parametrize("path", sorted(ALL))

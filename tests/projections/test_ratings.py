@@ -49,3 +49,29 @@ def test_a_draw_moves_nobody_apart():
     stats = store.hgetall(store.key("leaderboards", "demo", "stats"))
     assert stats["ann"]["mu"] == pytest.approx(stats["bo"]["mu"])
     assert stats["ann"]["wins"] == stats["bo"]["wins"] == 0
+
+
+RULES_PLAYED = Table((("party", ("p1",)), ("enemies", ())))
+
+
+def test_a_side_the_rules_play_is_not_rated_and_the_party_rates_against_a_fixed_anchor():
+    # given a rat party of one seat against the enemies, a side with no seat, all unrated
+    store = MemoryViewStore(prefix="t")
+    board = Leaderboards(None, store)  # type: ignore[arg-type]
+    sides = seated({"p1": "ann"}, RULES_PLAYED)
+    assert sides == {"party": [["p1", "ann"]], "enemies": []}
+    # when the party wins, and then loses
+    rated(board, store, sides, "party")
+    won = store.hget(store.key("leaderboards", "demo", "stats"), "ann")
+    store.apply("leaderboards", board.rate("demo", sides, "enemies"), position=2)
+    lost = store.hget(store.key("leaderboards", "demo", "stats"), "ann")
+    # then the party rates as a one-player team against an anchor of the default rating
+    # (mu 25, sigma 25/3), as a duel's first win against an unrated player would
+    duel = MemoryViewStore(prefix="t")
+    first_duel = Leaderboards(None, duel)  # type: ignore[arg-type]
+    rated(first_duel, duel, seated({"p1": "ann", "p2": "bo"}, one_seat_sides("p1", "p2")), "p1")
+    assert won["mu"] == pytest.approx(duel.hget(duel.key("leaderboards", "demo", "stats"), "ann")["mu"])
+    assert (won["games"], won["wins"], lost["games"], lost["wins"]) == (1, 1, 2, 1)
+    assert lost["mu"] < won["mu"]
+    # and the anchor is nobody: the ranking lists the party alone
+    assert [p for p, _ in store.ztop(store.key("leaderboards", "demo", "ranking"), 10)] == ["ann"]
