@@ -129,12 +129,14 @@ class MemoryViewStore(ViewStore):
             data[key][-1] = orjson.dumps(op[2])
         elif kind == "hset":
             data.setdefault(key, {})[op[2]] = orjson.dumps(op[3])
-        elif kind == "hdel":
-            data.get(key, {}).pop(op[2], None)
+        elif kind in ("hdel", "zrem"):
+            found = data.get(key)
+            if found is not None:
+                found.pop(op[2], None)
+                if not found:           # as Redis does: an emptied hash or sorted set is gone
+                    del data[key]
         elif kind == "zadd":
             data.setdefault(key, {})[op[2]] = float(op[3])
-        elif kind == "zrem":
-            data.get(key, {}).pop(op[2], None)
         else:
             raise ValueError(f"unknown view operation {kind!r}")
 

@@ -26,11 +26,13 @@ from domain.house import HouseSeats
 from replays.format import build, dumps, loads
 from replays.verify import verify
 
+from .views_contract import ViewsContract
+
 
 MAX_COMMANDS = 5000
 
 
-class RulesetContract(ABC):
+class RulesetContract(ViewsContract, ABC):
     ruleset_id: ClassVar[str]
     playouts: ClassVar[int] = 12
     policies: ClassVar[tuple[str, ...]] = ("random", "greedy")
