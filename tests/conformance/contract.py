@@ -26,13 +26,14 @@ from domain.house import HouseSeats
 from replays.format import build, dumps, loads
 from replays.verify import verify
 
+from .routes_contract import RoutesContract
 from .views_contract import ViewsContract
 
 
 MAX_COMMANDS = 5000
 
 
-class RulesetContract(ViewsContract, ABC):
+class RulesetContract(ViewsContract, RoutesContract, ABC):
     ruleset_id: ClassVar[str]
     playouts: ClassVar[int] = 12
     policies: ClassVar[tuple[str, ...]] = ("random", "greedy")

@@ -1,0 +1,119 @@
+"""The leak contract over every route: two services hold the same battle (same id, seed,
+tokens and time) whose setups differ only in what one seat hides. Played with the same
+commands, every route gives every other viewer the same bytes, from the first event on; and no
+route of a running battle carries any of its chain hashes to anyone."""
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from typing import Any
+
+import orjson
+
+from api.app import create_app
+from api.services import Settings
+from domain.engine.battle import seat_table
+from domain.engine.events import Viewer
+from domain.engine.ruleset import Ruleset
+
+BATTLE_ID = "00000000-0000-4000-8000-00000000c0de"
+CREATED_AT = "2026-01-01T00:00:00.000Z"
+STEPS = 16
+
+
+@contextmanager
+def service(url: str) -> Iterator[Any]:
+    from fastapi.testclient import TestClient
+    with TestClient(create_app(Settings(database_url=url))) as client:
+        yield client
+
+
+def auth(tokens: dict[str, str], seat: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {tokens[seat]}"} if seat else {}
+
+
+def routes(client: Any, tokens: dict[str, str], seat: str | None) -> dict[str, bytes]:
+    """What every read route of a battle, and the stream's catch-up, answer `seat` (None: a
+    spectator)."""
+    base, headers = f"/battles/{BATTLE_ID}", auth(tokens, seat)
+    seq = client.get(base, headers=headers).json()["seq"]
+    paths = [base, f"{base}/events", f"{base}/at/{seq}", f"{base}/replay", f"/viewer/api/battles/{BATTLE_ID}/timeline",
+             *((f"{base}/legal",) if seat else ())]
+    found = {}
+    for path in paths:
+        response = client.get(path, headers=headers)
+        assert response.status_code == 200, (path, response.text)
+        found[path] = response.content
+    query = f"?from=1&token={tokens[seat]}" if seat else "?from=1"
+    with client.websocket_connect(f"{base}/stream{query}") as ws:
+        found["stream"] = ws.receive_bytes()
+    return found
+
+
+class RoutesContract:
+    """Mixed into `RulesetContract`, whose `hidden_setup_variants()` names the setups."""
+    ruleset_id: str
+    ruleset: Ruleset[Any]
+
+    def test_every_route_gives_other_viewers_the_same_bytes_whatever_one_seat_hides(self, tmp_path):
+        variants = self.hidden_setup_variants()  # type: ignore[attr-defined]
+        cases = variants[:1] if variants else [(self.ruleset.fresh_setup(), self.ruleset.fresh_setup(), None)]
+        for n, (a, b, owner) in enumerate(cases):
+            seats = seat_table(self.ruleset, a).seats
+            tokens = {seat: f"token-{seat}-{'x' * 40}" for seat in seats}
+            with ExitStack() as stack:
+                clients = [stack.enter_context(service(f"sqlite:///{tmp_path / f'{n}{side}.db'}")) for side in "ab"]
+                for client, setup in zip(clients, (a, b)):
+                    client.app.state.services.battles.create(
+                        self.ruleset_id, {seat: f"player-{seat}" for seat in seats}, setup, revealed=b"routes".ljust(32),
+                        battle_id=BATTLE_ID, created_at=CREATED_AT, seat_tokens=tokens)
+                self.play_alike(clients, tokens, seats, owner, random.Random(n))
+
+    def play_alike(self, clients: list[Any], tokens: dict[str, str], seats: tuple[str, ...], owner: str | None,
+                   rng: random.Random) -> None:
+        """Compare every route for every viewer but `owner`, then play one command both
+        services accept, while the battle runs. A viewer is compared for as long as the one
+        redaction function gives it the same log in both: once the rules themselves show it
+        something of the hidden difference (a card flipped face up), its views may differ."""
+        watching = [viewer for viewer in (None, *seats) if viewer != owner or owner is None]
+        compared = 0
+        for _ in range(STEPS):
+            for viewer in list(watching):
+                logs = [c.app.state.services.battles.events(BATTLE_ID, Viewer(seat=viewer)) for c in clients]
+                if orjson.dumps(logs[0]) != orjson.dumps(logs[1]):
+                    watching.remove(viewer)
+                    continue
+                seen = [routes(client, tokens, viewer) for client in clients]
+                assert seen[0] == seen[1], (viewer, [p for p in seen[0] if seen[0][p] != seen[1].get(p)])
+                compared += 1
+            self.no_chain_reaches_anyone(clients[0], tokens, seats)
+            if not watching or not self.step_both(clients, tokens, seats, rng):
+                break
+        assert compared > len(seats), "the battle revealed the hidden difference at once"
+
+    def step_both(self, clients: list[Any], tokens: dict[str, str], seats: tuple[str, ...],
+                  rng: random.Random) -> bool:
+        for seat in seats:
+            legal = [client.get(f"/battles/{BATTLE_ID}/legal", headers=auth(tokens, seat)).json() for client in clients]
+            if legal[0]["ended"] or legal[1]["ended"]:
+                return False
+            shared = [c for c in legal[0]["legal"] if c in legal[1]["legal"]]
+            if shared:
+                command = rng.choice(shared)
+                answers = [client.post(f"/battles/{BATTLE_ID}/commands", headers=auth(tokens, seat),
+                                       json={"command": command}) for client in clients]
+                assert [r.status_code for r in answers] == [200, 200], [r.text for r in answers]
+                return not any(c.get(f"/battles/{BATTLE_ID}").json().get("ended") for c in clients)
+        return False
+
+    def no_chain_reaches_anyone(self, client: Any, tokens: dict[str, str], seats: tuple[str, ...]) -> None:
+        battles = client.app.state.services.battles
+        state = battles.load(BATTLE_ID)
+        if state.public:
+            return
+        chains = [rec.chain.encode() for rec in battles.records(BATTLE_ID)]
+        for viewer in (None, *seats):
+            for path, body in routes(client, tokens, viewer).items():
+                leaked = [c for c in chains if c in body]
+                assert leaked == [], (viewer, path)
