@@ -1,21 +1,25 @@
 """Helpers every ruleset's content and setup share: the content hash, the field path of a
-msgspec validation error, and the checks every setup starts with."""
+msgspec validation error, the checks every setup starts with, and the declared range of each
+param."""
 from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from functools import cached_property
+from functools import cache, cached_property
 from hashlib import blake2b
 from pathlib import Path
-from typing import Any, TypeVar
+from types import MappingProxyType
+import typing
+from typing import Annotated, Any, NamedTuple, TypeVar
 
 import msgspec
 
-from .errors import SetupError
+from .errors import SetupError, quote
 
 P = TypeVar("P", bound=msgspec.Struct)
 # A game number (a hand size, a deck size, basis points) no ruleset needs more of. It keeps
 # every param, and sums and products of a few, exact in any client language (2**53 in JS).
+# Each param declares its own, much smaller range (`param_bounds`); this caps those ranges.
 PARAM_MAX = 1_000_000
 
 
@@ -94,14 +98,51 @@ def seat_part(raw: Mapping[str, Any], seat: str, allowed: set[str], needs: str) 
     return part
 
 
-def parse_params(raw: Any, cls: type[P], upper: int = PARAM_MAX) -> P:
-    """A ruleset's `params` Struct from setup JSON: typed, every integer within 0..`upper`."""
+class Bound(NamedTuple):
+    """An integer param's declared range, `Annotated[int, Bound(lo, hi)]`. It binds the setups
+    a battle is created with (`parse_params`), not what is decoded from the log: a battle
+    recorded before a range narrowed still folds, verifies and shows."""
+    lo: int
+    hi: int
+
+
+@cache
+def param_bounds(cls: type[msgspec.Struct]) -> Mapping[str, tuple[int, int]]:
+    """Each integer param's declared range (`Bound`), by name. A ruleset declares one for every
+    integer param, within 0..PARAM_MAX: TypeError names the first that has not, so an
+    unbounded param fails on the first setup parsed."""
+    hints = typing.get_type_hints(cls, include_extras=True)
+    bounds = {}
+    for name in cls.__struct_fields__:
+        hint = hints[name]
+        base = typing.get_origin(hint) is Annotated and typing.get_args(hint)[0]
+        if hint is not int and base is not int:
+            continue
+        found = [m for m in getattr(hint, "__metadata__", ()) if isinstance(m, Bound)]
+        if not found or not 0 <= found[0].lo <= found[0].hi <= PARAM_MAX:
+            raise TypeError(f"{cls.__module__}.{cls.__qualname__}.{name} declares no range within "
+                            f"0..{PARAM_MAX}: annotate it Annotated[int, Bound(lo, hi)]")
+        bounds[name] = (found[0].lo, found[0].hi)
+    return MappingProxyType(bounds)      # cached: shared by every caller
+
+
+def parse_params(raw: Any, cls: type[P]) -> P:
+    """A ruleset's `params` Struct from setup JSON: typed, every integer within its declared range."""
+    bounds = param_bounds(cls)
     try:
         params = msgspec.convert(raw, type=cls)
     except msgspec.ValidationError as exc:
-        raise SetupError(f"params.{error_path(str(exc))}".rstrip("."), str(exc)) from None
-    for name in cls.__struct_fields__:
+        path = error_path(str(exc))
+        given = raw.get(path) if isinstance(raw, Mapping) else None
+        if path in bounds and isinstance(given, int) and not isinstance(given, bool):
+            out_of_range(path, bounds[path], given)
+        raise SetupError(f"params.{path}".rstrip("."), str(exc)) from None
+    for name, (lo, hi) in bounds.items():
         value = getattr(params, name)
-        if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= upper:
-            raise SetupError(f"params.{name}", f"must be between 0 and {upper}")
+        if not lo <= value <= hi:
+            out_of_range(name, (lo, hi), value)
     return params
+
+
+def out_of_range(name: str, bound: tuple[int, int], given: int) -> typing.NoReturn:
+    raise SetupError(f"params.{name}", f"must be between {bound[0]} and {bound[1]}, not {quote(given)}")

@@ -9,8 +9,7 @@ import msgspec
 import orjson
 import pytest
 
-from domain.engine.content import PARAM_MAX, parse_params
-from domain.engine.errors import MAX_MESSAGE, InvalidInput, RuleViolation, SetupError, clip, quote
+from domain.engine.errors import MAX_MESSAGE, InvalidInput, RuleViolation, clip, quote
 from domain.engine.wire import INT_MAX, INT_MIN, MAX_DEPTH, check_wire
 
 
@@ -90,23 +89,6 @@ def test_messages_are_capped_and_always_utf8():
     error = RuleViolation("refused: " + "x" * 18_000_000)
     assert len(error.message) == MAX_MESSAGE and error.message.endswith("…")
     assert len(str(error)) == MAX_MESSAGE
-
-
-class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    hand_size: int = 7
-    fair: bool = True
-
-
-@pytest.mark.parametrize("raw, field", [({"hand_size": -1}, "params.hand_size"),
-                                        ({"hand_size": PARAM_MAX + 1}, "params.hand_size"),
-                                        ({"hand_size": 2**63 - 1}, "params.hand_size"),
-                                        ({"hand_size": "7"}, "params.hand_size")])
-def test_params_are_bounded_and_name_the_param(raw, field):
-    with pytest.raises(SetupError) as caught:
-        parse_params(raw, Params)
-    assert caught.value.field == field
-    assert parse_params({"hand_size": PARAM_MAX}, Params).hand_size == PARAM_MAX
-    assert parse_params({"hand_size": 0, "fair": False}, Params) == Params(hand_size=0, fair=False)
 
 
 def test_an_integer_too_long_to_print_is_refused_and_described():

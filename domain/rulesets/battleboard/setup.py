@@ -20,6 +20,7 @@ from .state import FOES, GM, HERO_SEATS, HEROES, Params
 
 MAX_FOES = 8
 MAX_LEVEL = 10
+UNPLACEABLE = ("barrier", "challenging")    # board.placeable: no combatant starts on these
 BUILD_KEYS = {"name", "class", "affinities", "weapons", "armor", "level", "upgrades"}
 
 
@@ -62,7 +63,24 @@ def parse_setup(raw: Mapping[str, Any]) -> BattleboardSetup:
         raise SetupError("heroes", f"needs a list of 1 to {len(HERO_SEATS)} heroes, one per hero seat")
     builds = tuple(parse_hero(f"heroes[{i}]", h, params) for i, h in enumerate(heroes))
     foes, board = parse_foes(raw)
+    check_sections(params, board, {HEROES: len(builds), FOES: len(foes)})
     return BattleboardSetup(params=params, heroes=builds, foes=foes, map=board)
+
+
+def check_sections(params: Params, board: str, combatants: Mapping[str, int]) -> None:
+    """Battle Board: each side's section keeps a row and a cell to arrange each of its
+    combatants on (not a barrier nor challenging terrain), or that side could never arrange."""
+    if params.section_rows >= params.height:
+        raise SetupError("params.section_rows", f"must leave the foes a row: below height {params.height}, "
+                                                f"not {params.section_rows}")
+    terrain = CONTENT.maps[board].terrain
+    rows = {HEROES: range(0, params.section_rows), FOES: range(params.section_rows, params.height)}
+    for side, count in combatants.items():
+        room = sum(terrain(c, r) not in UNPLACEABLE for r in rows[side] for c in range(params.width))
+        if room < count:
+            raise SetupError("params.width", f"the {side}' section of {board} ({params.width} wide, rows "
+                                             f"{rows[side].start}-{rows[side].stop - 1}) has room for {room} of "
+                                             f"its {count} combatants")
 
 
 def parse_foes(raw: Mapping[str, Any]) -> tuple[tuple[str, ...], str]:

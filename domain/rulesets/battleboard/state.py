@@ -2,9 +2,12 @@
 and what each combatant has done this turn. Frozen; updated with `msgspec.structs.replace`."""
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
 from msgspec.structs import replace
 
+from domain.engine.content import Bound
 from domain.engine.hooks import Effect
 
 HEROES, FOES = "heroes", "foes"
@@ -14,24 +17,32 @@ Pos = tuple[int, int]               # (col, row); on the wire [col, row]
 
 
 class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Numbers seed 002 states, and those it leaves open (README.md names the section each fills)."""
-    width: int = 5                  # Battle Board: 5x6, two 5x3 sections
-    height: int = 6
-    section_rows: int = 3
-    min_section_rows: int = 1       # Battle Board: taking a row never leaves a side without one
-    actions: int = 2                # Actions: two actions a turn, of different kinds
-    half_turn_actions: int = 1      # Initiative: the first side's half turn
-    double_down_energy: int = 1     # Doubling Down: one energy point
-    focus_bank: int = 1             # Focus: unspent focus is kept up to this many times the stat
-    focus_movement: int = 1         # Focus: movement points one focus point converts into
-    focus_defense: int = 1          # Focus: Defense one focus point adds against one attack
-    auto_hit: int = 11              # Resolving Attacks: rolls of 11 or 12 always hit
-    die_sides: int = 12
+    """Numbers seed 002 states, and those it leaves open (README.md names the section each fills,
+    and the range each declares for a setup: "Param ranges")."""
+    # Battle Board: 5x6, two 5x3 sections. Every map is 5x6: a board may be smaller, not larger;
+    # each section keeps a row and room for its side (setup).
+    width: Annotated[int, Bound(1, 5)] = 5
+    height: Annotated[int, Bound(2, 6)] = 6
+    section_rows: Annotated[int, Bound(1, 5)] = 3
+    # Battle Board: taking a row never leaves a side without one
+    min_section_rows: Annotated[int, Bound(1, 5)] = 1
+    # Actions: two actions a turn, of different kinds; there are four kinds
+    actions: Annotated[int, Bound(1, 4)] = 2
+    half_turn_actions: Annotated[int, Bound(1, 4)] = 1     # Initiative: the first side's half turn
+    double_down_energy: Annotated[int, Bound(0, 10)] = 1   # Doubling Down: one energy point
+    # Focus: unspent focus is kept up to this many times the stat
+    focus_bank: Annotated[int, Bound(1, 10)] = 1
+    focus_movement: Annotated[int, Bound(0, 5)] = 1        # Focus: movement points one focus point converts into
+    # Focus: Defense one focus point adds against one attack; the Defense needed is counted in steps of it
+    focus_defense: Annotated[int, Bound(1, 10)] = 1
+    auto_hit: Annotated[int, Bound(1, 20)] = 11            # Resolving Attacks: rolls of 11 or 12 always hit
+    die_sides: Annotated[int, Bound(2, 20)] = 12           # a d12; a d20 at most
     zero_hits_miss: bool = True     # Resolving Attacks: an attack with no hit has Attack Value 0
-    confused_fail: int = 3          # Confused: a d12 at or under this loses the action
-    affinity_start: int = 1         # Affinities: each starts at 1...
-    affinity_points: int = 6        # ...plus 6 points (and one more a level)
-    round_limit: int = 30           # not in the seed: a battle still running after this many rounds is a draw
+    confused_fail: Annotated[int, Bound(0, 20)] = 3        # Confused: a d12 at or under this loses the action
+    affinity_start: Annotated[int, Bound(0, 5)] = 1        # Affinities: each starts at 1...
+    affinity_points: Annotated[int, Bound(0, 20)] = 6      # ...plus 6 points (and one more a level)
+    # not in the seed: a battle still running after this many rounds is a draw
+    round_limit: Annotated[int, Bound(1, 100)] = 30
 
 
 class Combatant(msgspec.Struct, frozen=True, kw_only=True):

@@ -49,18 +49,11 @@ def parse_setup(raw: Mapping[str, Any]) -> DuelSetup:
     return DuelSetup(params=params, decks=decks, chosen=chosen, shuffle=shuffle, first_player=first)
 
 
-# The opening mulligan lists every subset of the hand as a legal command (2**initial_hand).
-MAX_INITIAL_HAND = 10
-
-
 def parse_params(raw: Any) -> Params:
     params = typed_params(raw, Params)
-    if not 1 <= params.initial_hand <= MAX_INITIAL_HAND:
-        raise SetupError("params.initial_hand", f"must be between 1 and {MAX_INITIAL_HAND}")
     if params.deck_size < params.initial_hand + params.starting_energy + 1:
         raise SetupError("params.deck_size", "must hold the initial hand, the starting energy and one more card")
     return params
-
 
 
 def parse_seat(seat: str, raw: Mapping[str, Any], params: Params) -> tuple[str, tuple[str, ...], bool]:

@@ -1,9 +1,12 @@
 """Deckduel state: two sides of piles plus the round's phase. Frozen, cheap to replace."""
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
 from msgspec.structs import replace
 
+from domain.engine.content import Bound
 from domain.engine.choices import PendingChoices
 
 from .content import CardId
@@ -16,13 +19,17 @@ SEATS = ("p1", "p2")
 
 
 class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
-    """Numbers seed 004 leaves open ("we'll formalize later"); see README.md."""
-    deck_size: int = 30
-    initial_hand: int = 5
-    starting_energy: int = 3        # seed 004, The Rules step 4
-    power_up: int = 1               # seed 004, Ready Step 1: "how much energy later"
-    ready_draw: int = 2             # seed 004, Ready Step 2
-    hand_size: int = 7              # seed 004, End Step 1
+    """Numbers seed 004 leaves open ("we'll formalize later"); see README.md. Each declares the
+    range a setup may ask for (README.md, "Param ranges")."""
+    # The Rules 1: the deck's size is not given; up to twice the characters' 30-card decks.
+    # At least the initial hand, the starting energy and one more card (setup).
+    deck_size: Annotated[int, Bound(2, 60)] = 30
+    # The Rules 2: the mulligan offers every subset of the hand, 2**10 at most
+    initial_hand: Annotated[int, Bound(1, 10)] = 5
+    starting_energy: Annotated[int, Bound(0, 10)] = 3      # seed 004, The Rules step 4
+    power_up: Annotated[int, Bound(0, 10)] = 1             # seed 004, Ready Step 1: "how much energy later"
+    ready_draw: Annotated[int, Bound(0, 10)] = 2           # seed 004, Ready Step 2
+    hand_size: Annotated[int, Bound(0, 20)] = 7            # seed 004, End Step 1
     zero_icon_perfect: bool = True  # 0 icons vs 0 damage left "exactly match" (seed 004 step 3)
 
 

@@ -46,13 +46,10 @@ def parse_setup(raw: Mapping[str, Any], rules: Mapping[str, Any] | None = None) 
 
 def parse_params(raw: Any) -> Params:
     params = typed_params(raw, Params)
-    if not 1 <= params.team_size <= params.deck_units:
-        raise SetupError("params.team_size", "must be between 1 and the deck size")
-    if params.initiative_die < 2 or params.max_turns < 2:
-        raise SetupError("params.initiative_die" if params.initiative_die < 2 else "params.max_turns",
-                         "must be at least 2")
+    if params.team_size > params.deck_units:
+        raise SetupError("params.team_size", f"must be at most the deck size (deck_units {params.deck_units}), "
+                                             f"not {params.team_size}")
     return params
-
 
 
 def as_json(value: Any) -> Any:
@@ -106,7 +103,6 @@ def parse_deck(field: str, raw: Any, params: Params) -> Deck:
     return deck
 
 
-
 def check_growth(where: str, entry: DeckUnit, params: Params) -> int:
     """Seed 000, Spending Growth Points. Returns the GP this unit leaves for items."""
     spec = content().units[entry.unit]
@@ -131,6 +127,8 @@ def check_growth(where: str, entry: DeckUnit, params: Params) -> int:
     for j, ability in enumerate(entry.priorities):
         if ability not in content().abilities or content().abilities[ability].pool in ("leader",):
             raise SetupError(f"{where}.priorities[{j}]", f"unknown unit ability {ability!r}")
+        if ability in entry.priorities[:j]:     # a second mention ranks nothing: it would only grow the deck
+            raise SetupError(f"{where}.priorities[{j}]", f"{ability} is already listed; each ability once")
     spent = gp_spent(entry, params)
     if spent > spec.gp:
         raise SetupError(where, f"spends {spent} GP; {entry.unit} has a budget of {spec.gp}")

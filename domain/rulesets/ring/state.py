@@ -2,11 +2,12 @@
 as a `Fighter`, and the Dynamics in play. Frozen; reducers replace what changes."""
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 from msgspec.structs import replace
 
+from domain.engine.content import Bound
 from domain.engine.choices import PendingChoices
 
 from .formulas import exhausted
@@ -17,16 +18,20 @@ REMOVABLE_SOURCES = ("ability", "item")     # seed 000, Targeting Dynamics: the 
 
 
 class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
-    """Numbers seed 000 leaves open; README.md says where each comes from."""
-    deck_units: int = 10            # seed 000, Deck Construction
-    team_size: int = 4              # seed 000, Forming Your Team
-    gp_growth_bp: int = 1000        # one GP grows an attribute by 10% of its base
-    gp_slot_cost: int = 3           # GP per extra Ability Slot
-    gp_level_cost: int = 6          # GP per Pool Level ("at a great cost")
-    max_extra_slots: int = 3        # per pool
-    initiative_die: int = 20        # each side rolls 1..die, plus its leader's initiative
-    bench_damage_bp: int = 5000     # off-Ring targets take half ("reduced impact")
-    max_turns: int = 80             # then the time limit decides (README)
+    """Numbers seed 000 leaves open; README.md says where each comes from, and the range each
+    declares for a setup ("Param ranges")."""
+    # Deck Construction: 10 of the content's 20 units. At 15 the team pick lists at most
+    # C(15, 7) = 6,435 teams.
+    deck_units: Annotated[int, Bound(1, 15)] = 10
+    team_size: Annotated[int, Bound(1, 8)] = 4                 # Forming Your Team; at most the deck (setup)
+    gp_growth_bp: Annotated[int, Bound(0, 10_000)] = 1000      # one GP grows an attribute by 10% of its base
+    gp_slot_cost: Annotated[int, Bound(0, 100)] = 3            # GP per extra Ability Slot
+    gp_level_cost: Annotated[int, Bound(0, 100)] = 6           # GP per Pool Level ("at a great cost")
+    max_extra_slots: Annotated[int, Bound(0, 10)] = 3          # per pool
+    # each side rolls 1..die, plus its leader's initiative
+    initiative_die: Annotated[int, Bound(2, 100)] = 20
+    bench_damage_bp: Annotated[int, Bound(0, 10_000)] = 5000   # off-Ring targets take half ("reduced impact")
+    max_turns: Annotated[int, Bound(2, 1000)] = 80             # then the time limit decides (README)
     # How the time limit picks a winner: the smaller share of its leader's HP lost
     # ("share_lost"), or more leader HP left ("hp_left", ring 1.0.0).
     time_tiebreak: Literal["share_lost", "hp_left"] = "share_lost"
@@ -38,10 +43,10 @@ class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     # amount asked for, uncapped ("asked", ring 1.0.0).
     heal_records: Literal["restored", "asked"] = "restored"
     linear_variation: bool = False  # seed 000, Limitations of the Alpha: off in the alpha
-    linear_spread_bp: int = 1000    # +-10% per attribute when linear variation is on
-    exs_battle_bp: int = 1500       # seed 000, EXS: +15% per battle taken part in
-    exs_rest_bp: int = 1000         # -10% per battle sat out
-    winner_lp: int = 1              # seed 000, LP: +1 after a victorious battle
+    linear_spread_bp: Annotated[int, Bound(0, 5000)] = 1000    # +-10% per attribute when linear variation is on
+    exs_battle_bp: Annotated[int, Bound(0, 10_000)] = 1500     # seed 000, EXS: +15% per battle taken part in
+    exs_rest_bp: Annotated[int, Bound(0, 10_000)] = 1000       # -10% per battle sat out
+    winner_lp: Annotated[int, Bound(0, 10)] = 1                # seed 000, LP: +1 after a victorious battle
 
 
 class PoolSlot(msgspec.Struct, frozen=True, gc=False):

@@ -50,10 +50,11 @@ def parse_setup(raw: Mapping[str, Any]) -> SkirmishSetup:
     mode = raw.get("mode", "duel")
     if mode not in MODES:
         raise SetupError("mode", f"must be one of {', '.join(MODES)}")
-    if params.duel_field < 1:
-        raise SetupError("params.duel_field", "a duel fields at least 1 character")
-    if not 1 <= params.raid_field_min <= params.raid_field_max:
-        raise SetupError("params.raid_field_min", "a raid fields at least 1 character, and min <= max")
+    if params.starting_hand > params.hand_limit:      # seed 001, Cards: the hand limit holds from the start
+        raise SetupError("params.starting_hand", f"must be at most the hand limit (hand_limit {params.hand_limit}), "
+                                                 f"not {params.starting_hand}")
+    if params.raid_field_min > params.raid_field_max:
+        raise SetupError("params.raid_field_min", "a raid fields from min to max characters: min <= max")
     first = raw.get("first_player")
     if first is not None and first not in SEATS:
         raise SetupError("first_player", f"must be one of {', '.join(SEATS)} or null")

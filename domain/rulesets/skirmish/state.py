@@ -2,9 +2,12 @@
 Frozen; updated with `msgspec.structs.replace`."""
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
 from msgspec.structs import replace
 
+from domain.engine.content import Bound
 from domain.engine.choices import PendingChoices
 from domain.engine.grid import Cell
 from domain.engine.hooks import Effect
@@ -14,28 +17,34 @@ Pos = tuple[int, int]               # (col, row); on the wire [col, row]
 
 
 class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Numbers seed 001 states, and those it leaves open (README.md names the section each fills)."""
-    starting_hand: int = 3          # Preparation 3: "each of the three cards in their starting hand"
-    hand_limit: int = 7             # Cards
-    ap_cap: int = 10                # Action points
-    class_copies: int = 4           # Cards: four copies of the class skill card
-    unique_copies: int = 3          # Cards: three copies of each unique card
-    duel_field: int = 3             # Preparation (Duels)
-    raid_field_min: int = 1         # Preparation (Raids): "up to five"
-    raid_field_max: int = 5
-    ranged_reach: int = 2           # Classes: exactly two tiles away
-    melee_reach: int = 1
-    ranged_speed: int = 3
-    melee_speed: int = 5
-    prowess_percent: int = 100      # Prowess: "sharply increase" = +100% power
-    amplify_per_round: int = 2      # Amplify: + this x the round number
-    fortified_power: int = 1        # Fortified: "to one"
-    threshold_ap: int = 5           # Threshold: "five or more remaining action points"
-    intimidate_power: int = 2       # Intimidating Presence: one tier of power...
-    intimidate_armor: int = 10      # ...and one tier of armor
-    serene_grace_heal: int = 20     # Serene Grace: damage healed on each ally
-    last_will_draw: int = 3         # Last Will: "Draw three cards"
-    early_bird_ap: int = 1          # Early Bird: one point of maximum AP
+    """Numbers seed 001 states, and those it leaves open (README.md names the section each fills).
+    Each declares the range a setup may ask for (README.md, "Param ranges")."""
+    # Preparation 3: "each of the three cards in their starting hand"; at most `hand_limit` (setup)
+    starting_hand: Annotated[int, Bound(0, 10)] = 3
+    # Cards: "up to 7 cards"; 10 keeps the starting hand's mulligan at 2**10 choices at most
+    hand_limit: Annotated[int, Bound(0, 10)] = 7
+    ap_cap: Annotated[int, Bound(0, 20)] = 10                  # Action points
+    # Cards: four copies of the class skill card, three of each unique card; at twice those, a
+    # raid's deck of five characters holds 100 cards
+    class_copies: Annotated[int, Bound(0, 8)] = 4
+    unique_copies: Annotated[int, Bound(0, 6)] = 3
+    duel_field: Annotated[int, Bound(1, 5)] = 3                # Preparation (Duels); a team holds 5 at most
+    raid_field_min: Annotated[int, Bound(1, 5)] = 1            # Preparation (Raids): "up to five"
+    raid_field_max: Annotated[int, Bound(1, 5)] = 5
+    # Classes: exactly two tiles away; 8 and 16 tiles span the largest board (9x9)
+    ranged_reach: Annotated[int, Bound(1, 8)] = 2
+    melee_reach: Annotated[int, Bound(1, 8)] = 1
+    ranged_speed: Annotated[int, Bound(0, 16)] = 3
+    melee_speed: Annotated[int, Bound(0, 16)] = 5
+    prowess_percent: Annotated[int, Bound(0, 1000)] = 100      # Prowess: "sharply increase" = +100% power
+    amplify_per_round: Annotated[int, Bound(0, 20)] = 2        # Amplify: + this x the round number
+    fortified_power: Annotated[int, Bound(0, 20)] = 1          # Fortified: "to one"
+    threshold_ap: Annotated[int, Bound(0, 20)] = 5             # Threshold: "five or more remaining action points"
+    intimidate_power: Annotated[int, Bound(0, 20)] = 2         # Intimidating Presence: one tier of power...
+    intimidate_armor: Annotated[int, Bound(0, 100)] = 10       # ...and one tier of armor
+    serene_grace_heal: Annotated[int, Bound(0, 100)] = 20      # Serene Grace: damage healed on each ally
+    last_will_draw: Annotated[int, Bound(0, 10)] = 3           # Last Will: "Draw three cards"
+    early_bird_ap: Annotated[int, Bound(0, 10)] = 1            # Early Bird: one point of maximum AP
 
 
 class Chip(msgspec.Struct, frozen=True):

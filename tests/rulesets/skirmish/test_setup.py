@@ -91,14 +91,14 @@ BAD_SETUPS = [
     ({"p1": {"team": ["ember", "cinder", "flint"]}}, "p2", "needs an object"),
     ({"p1": {"team": ["ember", "cinder", "flint"], "deck": []}, "p2": dict(P2_TEAM)}, "p1.deck", "unknown field"),
     # params
-    (duel(["ember", "cinder", "flint"], params={"hand_limit": -1}), "params.hand_limit", "between 0 and"),
+    (duel(["ember", "cinder", "flint"], params={"hand_limit": -1}), "params.hand_limit", "between 0 and 10, not -1"),
     (duel(["ember", "cinder", "flint"], params={"ap_cap": "ten"}), "params.ap_cap", "Expected `int`"),
     (duel(["ember", "cinder", "flint"], params={"ap_cpa": 10}), "params.ap_cpa", "unknown field"),
     (duel(["ember", "cinder", "flint"], params=[]), "params", "Expected `object`"),
-    (duel(["ember", "cinder", "flint"], params={"raid_field_min": 0}), "params.raid_field_min", "at least 1"),
+    (duel(["ember", "cinder", "flint"], params={"raid_field_min": 0}), "params.raid_field_min", "between 1 and 5"),
     (duel(["ember", "cinder", "flint"], params={"raid_field_min": 4, "raid_field_max": 3}),
      "params.raid_field_min", "min <= max"),
-    (duel(["ember", "cinder", "flint"], params={"duel_field": 0}), "params.duel_field", "at least 1"),
+    (duel(["ember", "cinder", "flint"], params={"duel_field": 0}), "params.duel_field", "between 1 and 5"),
     (duel(["ember", "cinder", "flint"], params={"duel_field": 4}), "params.duel_field", "no more characters"),
 ]
 
