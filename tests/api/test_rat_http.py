@@ -1,6 +1,7 @@
 """A rat battle over HTTP: one seat against the rules' enemy AI, and a player-versus-player
 battle where seat p2 plays the enemies. Enemy HP and the turn's plans never reach the party
-or spectators while the battle runs; the party's build never reaches the enemy seat."""
+or spectators while the battle runs, nor does the ruleset listing give enemy HP to anyone;
+the party's build never reaches the enemy seat."""
 from __future__ import annotations
 
 import random
@@ -49,3 +50,17 @@ def test_a_second_seat_can_play_the_enemies(client):
     refused = client.post(f"/battles/{bid}/commands", headers=auth(tokens["p2"]),
                           json={"command": {"type": "act", "actor": "mc", "action": "strike", "target": "e1"}})
     assert refused.status_code in (400, 409) and "error" in refused.json()
+
+
+def test_the_ruleset_listing_gives_no_enemy_hp(client):
+    # given / when: anyone lists the rulesets
+    rat = next(r for r in client.get("/rulesets").json()["rulesets"] if r["id"] == "rat")
+    # then: every enemy is listed, none with its HP; rat 1.1.0 hides it, 1.0.0 still replays
+    enemies = rat["content"]["enemies"]
+    assert len(enemies) == 14 and [k for k, e in enemies.items() if "hp" in e] == []
+    assert (rat["version"], rat["earlier_versions"]) == ("1.1.0", ["1.0.0"])
+    assert enemies["sewer_rat"] == {
+        "id": "sewer_rat", "name": "Sewer Rat", "atk": 20, "def": 8, "spd": 60, "priority": 0, "boss": False,
+        "intrinsic": [], "equipment": [], "ai_value": 100, "text": "Pip's less polite cousins.",
+        "moves": {"random": ["bite", "tail_whip"], "no_memory": ["bite", "tail_whip", "quick_jab"],
+                  "memory": ["bite", "tail_whip", "quick_jab"]}}

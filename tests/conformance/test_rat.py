@@ -4,12 +4,16 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+import orjson
 from msgspec.structs import replace
 
 from domain.engine.rng import Rng
+from domain.reading import view_json
+from domain.rulesets.rat.content import CONTENT
 from domain.rulesets.rat.legal import options, to_plan
-from domain.rulesets.rat.setup import DEFAULT_SETUP
-from domain.rulesets.rat.state import ENEMIES, PARTY, Plan, Rat, Stack
+from domain.rulesets.rat.setup import DEFAULT_SETUP, ENEMY_SEAT
+from domain.rulesets.rat.state import ENEMIES, PARTY, Entity, Plan, Rat, Stack
+from replays.format import build, dumps
 
 from .contract import RulesetContract
 
@@ -17,11 +21,12 @@ from .contract import RulesetContract
 class TestRatContract(RulesetContract):
     ruleset_id = "rat"
     # Seed 003, In-Battle UI and AI: enemy HP is hidden from the party (and so from everyone
-    # while the rules play the enemies); the party's build and consumables are its own; a
-    # turn's choices are secret until every side has chosen.
+    # while the rules play the enemies), from the start on; the party's build and consumables
+    # are its own; a turn's choices are secret until every side has chosen.
     hidden_by_rule = {
         "engine.BattleCreated": {"seed": None, "seat_token_hashes": None},
         "engine.SetupSealed": {"sealed": "seat"},
+        "rat.RatStarted": {"enemy_hp": "enemy_seat"},
         "rat.PartyJoined": {"members": "seat"},
         "rat.ActionPlanned": {"action": "seat", "target": "seat"},
         "rat.EnemyHpChanged": {"delta": "seat", "hp": "seat"},
@@ -41,9 +46,26 @@ class TestRatContract(RulesetContract):
         return [({"party": party}, {"party": other}, "p1"),
                 ({"party": party, "enemy_seat": True}, {"party": other, "enemy_seat": True}, "p1")]
 
+    def test_enemy_hp_in_content_never_reaches_the_party_or_spectators(self, monkeypatch):
+        """Change only the enemies' HP, content the server keeps: from the create batch, the
+        replay header and the view, the party's seat and spectators read the same bytes."""
+        for setup in ({}, {"enemy_seat": True}):
+            made = [self.created(setup)]
+            for kind, enemy in CONTENT.enemies.items():
+                monkeypatch.setitem(CONTENT.enemies, kind, replace(enemy, hp=enemy.hp + 17))
+            made.append(self.created(setup))
+            monkeypatch.undo()
+            assert [r.event for r in made[0][1]] != [r.event for r in made[1][1]], "the HP is the same"
+            for viewer in self.viewers(made[0][0].table):
+                if viewer.seat == ENEMY_SEAT:
+                    continue
+                seen = [orjson.dumps([dumps(build(state, records, viewer)).decode(), view_json(state, viewer)])
+                        for state, records in made]
+                assert seen[0] == seen[1], (setup, viewer)
+
     def perturb_hidden(self, game: Rat, owner: str | None, rng: Rng) -> Rat:
-        """A side hides its stats, unused PP, consumables and plans; an enemy's HP reaches
-        nobody but its own seat (the ANALYZE bar shows only the percentage)."""
+        """A side hides its stats, unused PP, consumables and plans; an enemy's current and
+        max HP reach nobody but its own seat (the ANALYZE bar shows only the percentage)."""
         side = game.seat_side(owner) if owner is not None else ENEMIES
         if owner is None and game.seats.get(ENEMIES) is not None:
             side = ENEMIES
@@ -53,7 +75,7 @@ class TestRatContract(RulesetContract):
                 continue
             changes: dict[str, Any] = {"atk": e.atk + 1}
             if side == ENEMIES:
-                changes.update(hp=e.hp * 2, max_hp=e.max_hp * 2)
+                changes.update(_other_hp(game, e))
             else:
                 changes["items"] = {**e.items, "elixir": Stack(count=1, durability=9)}
             entities[key] = replace(e, **changes)
@@ -93,3 +115,11 @@ class TestRatContract(RulesetContract):
             for target in (None, foe):
                 universe.append({"type": "act", "actor": other, "action": "strike", "target": target, "move": None})
         return universe
+
+
+def _other_hp(game: Rat, e: Entity) -> dict[str, int]:
+    """Other current and max HP for an enemy: where ANALYZE shows its bar, both doubled (the
+    same whole percent); elsewhere, numbers that keep no ratio."""
+    if game.has(e.id, "analyzed"):
+        return {"hp": e.hp * 2, "max_hp": e.max_hp * 2}
+    return {"hp": e.hp + 3, "max_hp": e.max_hp * 2 + 5}

@@ -34,6 +34,13 @@ def test_every_golden_battle_verifies(name):
 def test_enemy_hp_and_the_partys_plans_stay_hidden_in_the_golden_logs():
     _, records = against("memory")()
     for rec in records:
+        if isinstance(rec.event, ev.RatStarted):
+            # A Clockwork Sentry (160 HP) and two Hex Crows (55 HP): the log keeps their HP,
+            # the party and spectators read none of it.
+            assert rec.event.enemy_hp == {"e1": 160, "e2": 55, "e3": 55}
+            for viewer in (SPECTATOR, Viewer(seat="p1")):
+                data = wire_event(rec, viewer, False)["data"]
+                assert data["enemy_hp"] is None and [e for e in data["enemies"] if {"hp", "max_hp"} & set(e)] == []
         if isinstance(rec.event, ev.EnemyHpChanged):
             for viewer in (SPECTATOR, Viewer(seat="p1")):
                 data = wire_event(rec, viewer, False)["data"]

@@ -1,6 +1,8 @@
 """`rat`: the priority-ordered JRPG battle of seed 003. See README.md for every open choice."""
 from __future__ import annotations
 
+import functools
+
 import msgspec
 
 from domain.engine.ruleset import Ruleset, Sealing, register
@@ -11,13 +13,20 @@ from .carry import SetRules
 from .commands import CODEC
 from .content import AI_LEVELS, CONTENT
 from .evolve import evolve
+from .releases import RELEASES, release
 from .setup import DEFAULT_SETUP, parse_setup, seal_setup, table, unseal_setup
 from .start import start
 from .state import Params, Rat
 from .view import memory_known, view
 
+
+def _earlier(version: str) -> Ruleset[Rat]:
+    """Rat as `version` played it (`releases.py`), built on first use."""
+    return release(RULESET, version)
+
+
 RULESET: Ruleset[Rat] = register(Ruleset(
-    id="rat", version="1.0.0", content=CONTENT, state_type=Rat, codec=CODEC,
+    id="rat", version="1.1.0", content=CONTENT, state_type=Rat, codec=CODEC,
     default_setup=DEFAULT_SETUP,
     setup_schema={
         "party": f"1..4 x {{member: {' | '.join(CONTENT.members)}, evs?: {{hp, atk, def, spd}}, equipment?: [ids], "
@@ -32,4 +41,5 @@ RULESET: Ruleset[Rat] = register(Ruleset(
     legal_commands=rules.legal_commands, decide=rules.decide, view=view, outcome=rules.outcome,
     table=table, sealing=Sealing(seal_setup, unseal_setup), set_rules=SetRules(), turn=rules.turn,
     memory_known=memory_known, bots=BOTS,
+    releases={version: functools.partial(_earlier, version) for version in RELEASES},
 ))

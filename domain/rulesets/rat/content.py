@@ -153,5 +153,14 @@ class Content(ContentFiles):
         self.equipment: dict[str, Equipment] = _table(self.toml("equipment.toml"), Equipment)
         self.formations: dict[str, Formation] = _table(self.toml("formations.toml"), Formation)
 
+    def as_json(self) -> dict[str, object]:
+        """The content as `GET /rulesets` lists it. An enemy's base HP stays on the server: the
+        party may never learn an enemy's HP (seed 003, In-Battle UI), and its max HP is that
+        base plus its equipment's, which the listing shows."""
+        shown = super().as_json()
+        shown["enemies"] = {k: {f: v for f, v in msgspec.to_builtins(e).items() if f != "hp"}
+                            for k, e in self.enemies.items()}
+        return shown
+
 
 CONTENT = Content()

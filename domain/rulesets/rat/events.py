@@ -1,25 +1,43 @@
 """Rat events: past-tense facts with stable `rat.` topics.
 
-Enemy HP is hidden from the party (seed 003, In-Battle UI): an enemy's HP changes are
-`EnemyHpChanged`, whose numbers only the enemies' own seat sees, and ANALYZE publishes a
-`HpGauge` (the whole-percent bar) instead. The party's details (EVs, equipment, consumables)
-are its seat's alone; its planned actions are secret until the turn's choices are revealed.
+Enemy HP is hidden from the party (seed 003, In-Battle UI): each enemy's HP at the start
+(`RatStarted.enemy_hp`) and its HP changes (`EnemyHpChanged`) reach only the enemies' own
+seat, and ANALYZE publishes a `HpGauge` (the whole-percent bar) instead. The party's details
+(EVs, equipment, consumables) are its seat's alone; its planned actions are secret until the
+turn's choices are revealed.
 """
 from __future__ import annotations
 
 from typing import Annotated, Any
 
+import msgspec
+
 from domain.engine.events import Event, secret
 
 from .commands import Act
+from .state import RULES_1_0_0
 
 
 class RatStarted(Event, frozen=True, kw_only=True):
+    """The battle's params and rules, and the formation's enemies: everyone sees what content
+    says of them (a bestiary: stats, moves, equipment), but an enemy's HP is its side's."""
     TOPIC = "rat.RatStarted"
+    class_version = 2
     params: dict[str, Any]
+    rules: dict[str, Any]
     formation: str
     seats: dict[str, str | None]
-    enemies: tuple[dict[str, Any], ...]     # entities built from public content
+    enemies: tuple[dict[str, Any], ...]     # each enemy's entity, without its HP
+    enemy_seat: str | None                  # the seat that plays the enemies (None: the rules' AI)
+    # enemy -> its max HP, which it starts with: seen by its seat only (seed 003, In-Battle UI)
+    enemy_hp: Annotated[dict[str, int] | None, secret(owner="enemy_seat")]
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Any]) -> dict[str, Any]:
+        """Rat 1.0.0 wrote each enemy's HP into its public entity, and played by RULES_1_0_0."""
+        enemies = [{k: v for k, v in e.items() if k not in ("hp", "max_hp")} for e in data["enemies"]]
+        return {**data, "rules": msgspec.to_builtins(RULES_1_0_0), "enemies": enemies,
+                "enemy_seat": data["seats"].get("enemies"), "enemy_hp": {e["id"]: e["max_hp"] for e in data["enemies"]}}
 
 
 class PartyJoined(Event, frozen=True, kw_only=True):
@@ -142,7 +160,9 @@ class EnemyHpChanged(Event, frozen=True, kw_only=True):
     seat: str | None
     delta: Annotated[int | None, secret(owner="seat")]
     hp: Annotated[int | None, secret(owner="seat")]
-    healed: bool                        # healing or damage, which everyone sees happen
+    # A heal (or else a hit), which everyone sees happen, whatever HP it moved; under 1.0.0's
+    # rules (`Rules.enemy_hp_changes`), whether HP went up, so false for a heal on a full enemy
+    healed: bool
     cause: str
     by: str | None = None
 

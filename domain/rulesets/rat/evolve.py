@@ -8,7 +8,7 @@ from domain.engine.reducer import Reducer
 
 from . import events as ev
 from .content import CONTENT
-from .state import Entity, Params, Plan, Rat, Status, TurnLog
+from .state import Entity, Params, Plan, Rat, Rules, Status, TurnLog
 
 evolve: Reducer[Rat] = Reducer("rat")
 
@@ -29,9 +29,14 @@ def _passives(members: tuple[Entity, ...]) -> tuple[Status, ...]:
 
 @evolve.on()
 def _(e: ev.RatStarted, s: Rat | None) -> Rat:
-    enemies = tuple(msgspec.convert(x, type=Entity) for x in e.enemies)
-    return Rat(params=msgspec.convert(e.params, type=Params), formation=e.formation, seats=dict(e.seats),
-               entities={m.id: m for m in enemies}, effects=_passives(enemies))
+    if e.enemy_hp is None:
+        # A redacted copy has no enemy HP; replay playback refuses such a file on a TypeError.
+        raise TypeError(f"{e.TOPIC} without the enemies' HP cannot be folded")
+    hp = e.enemy_hp
+    enemies = tuple(msgspec.convert({**x, "hp": hp[x["id"]], "max_hp": hp[x["id"]]}, type=Entity) for x in e.enemies)
+    return Rat(params=msgspec.convert(e.params, type=Params), rules=msgspec.convert(e.rules, type=Rules),
+               formation=e.formation, seats=dict(e.seats), entities={m.id: m for m in enemies},
+               effects=_passives(enemies))
 
 
 @evolve.on()

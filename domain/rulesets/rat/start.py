@@ -14,7 +14,7 @@ from .content import CONTENT
 from .effects.queries import RatResolver
 from .evolve import evolve
 from .setup import ENEMY_SEAT, PARTY_SEAT, MemberSetup, RatSetup
-from .state import ENEMIES, PARTY, Entity, Params
+from .state import ENEMIES, PARTY, Entity, Params, Rules
 from .turn import begin_turn
 
 
@@ -66,12 +66,21 @@ def _json(value: object) -> Any:
     return msgspec.json.decode(msgspec.json.encode(value))
 
 
-def start(setup: RatSetup, rng: Rng) -> Sequence[Event]:
+def _hp_apart(enemies: tuple[Entity, ...]) -> tuple[tuple[dict[str, Any], ...], dict[str, int]]:
+    """Each enemy's entity without its HP, which everyone may see, and its HP, which only its
+    side may: an enemy starts at its max HP."""
+    shown = tuple({k: v for k, v in _json(e).items() if k not in ("hp", "max_hp")} for e in enemies)
+    return shown, {e.id: e.max_hp for e in enemies}
+
+
+def start(setup: RatSetup, rng: Rng, rules: Rules = Rules()) -> Sequence[Event]:
+    """The opening batch; `rules` are today's unless an earlier release plays (`releases.py`)."""
     seats = {PARTY: PARTY_SEAT, ENEMIES: ENEMY_SEAT if setup.enemy_seat else None}
     members = tuple(member_entity(m, setup.params) for m in setup.party)
+    enemies, enemy_hp = _hp_apart(enemy_entities(setup))
     opening: list[Event] = [
-        ev.RatStarted(params=_json(setup.params), formation=setup.formation, seats=seats,
-                      enemies=tuple(_json(e) for e in enemy_entities(setup))),
+        ev.RatStarted(params=_json(setup.params), rules=_json(rules), formation=setup.formation, seats=seats,
+                      enemies=enemies, enemy_seat=seats[ENEMIES], enemy_hp=enemy_hp),
         ev.PartyJoined(seat=PARTY_SEAT, members=tuple(_json(m) for m in members)),
         ev.PartyShown(members=tuple({"id": m.id, "name": m.name, "hp": m.hp, "max_hp": m.max_hp} for m in members)),
     ]

@@ -3,8 +3,11 @@ the turn being chosen, and the public history the memory AI reads. Frozen; reduc
 replace what changes."""
 from __future__ import annotations
 
+from typing import Annotated, Literal
+
 import msgspec
 
+from domain.engine.content import Bound
 from domain.engine.hooks import Effect
 
 PARTY, ENEMIES = "party", "enemies"
@@ -12,19 +15,35 @@ INF = 4                         # a stat level of +4 is +infinity, -4 is -infini
 
 
 class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Numbers seed 003 leaves open; README.md says where each comes from."""
-    max_party: int = 4              # members a battle takes
-    max_moves: int = 4              # moves a member brings (besides its intrinsic moves)
-    ev_points: int = 10             # +10 to a stat per EV point (seed 003, Stats)
-    ev_max: int = 15                # 0..15 EV per stat
-    stack_size: int = 5             # consumables of one kind per slot
-    defense_scale: int = 100        # damage = power% x ATK x scale / (scale + DEF)
-    roll_min_pct: int = 85          # each hit rolls 85..100% of that (hidden for enemies)
-    wish_delay: int = 2             # WISH heals at the start of the 2nd turn after use
-    soda_turns: int = 5             # NOVELTY_SODA_HAT: the first 5 turns
-    max_turns: int = 60             # then the battle is drawn
-    intrinsic_weight: int = 1       # random AI: tickets of an intrinsic move (no PP to count)
+    """Numbers seed 003 leaves open; README.md says where each comes from, and the range each
+    declares for a setup ("Param ranges")."""
+    max_party: Annotated[int, Bound(1, 6)] = 4             # members a battle takes
+    max_moves: Annotated[int, Bound(1, 8)] = 4             # moves a member brings (besides its intrinsic moves)
+    ev_points: Annotated[int, Bound(0, 100)] = 10          # +10 to a stat per EV point (seed 003, Stats)
+    ev_max: Annotated[int, Bound(0, 30)] = 15              # 0..15 EV per stat
+    stack_size: Annotated[int, Bound(1, 20)] = 5           # consumables of one kind per slot
+    defense_scale: Annotated[int, Bound(1, 1000)] = 100    # damage = power% x ATK x scale / (scale + DEF)
+    roll_min_pct: Annotated[int, Bound(1, 100)] = 85       # each hit rolls 85..100% of that (hidden for enemies)
+    wish_delay: Annotated[int, Bound(0, 10)] = 2           # WISH heals at the start of the 2nd turn after use
+    soda_turns: Annotated[int, Bound(0, 200)] = 5          # NOVELTY_SODA_HAT: the first 5 turns
+    max_turns: Annotated[int, Bound(1, 200)] = 60          # then the battle is drawn
+    # random AI: tickets of an intrinsic move (no PP to count)
+    intrinsic_weight: Annotated[int, Bound(0, 10)] = 1
     save_between_battles: bool = True   # a set saves between battles: durability -1, PP restored
+
+
+class Rules(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The rule choices a release fixes, at today's values: a setup cannot change them, an
+    earlier release starts its battles with its own (`releases.py`), and `RatStarted` records
+    the ones a battle plays by."""
+    # What counts as an enemy's HP change where the other side sees the result: "made" (1.1.0),
+    # every heal or hit, whatever HP it moved, since the party cannot see an enemy's HP;
+    # "moved" (1.0.0), only a change that moved HP, which told the party when an enemy was full.
+    enemy_hp_changes: Literal["made", "moved"] = "made"
+
+
+# The rule choices that replay rat 1.0.0, which had none of them.
+RULES_1_0_0 = Rules(enemy_hp_changes="moved")
 
 
 class Status(Effect, frozen=True, kw_only=True):
@@ -97,6 +116,7 @@ class TurnLog(msgspec.Struct, frozen=True, kw_only=True):
 
 class Rat(msgspec.Struct, frozen=True, kw_only=True):
     params: Params
+    rules: Rules = RULES_1_0_0      # a state stored before 1.1.0 (a snapshot) has none: it played 1.0.0's
     formation: str
     entities: dict[str, Entity]
     seats: dict[str, str | None]    # side -> its seat (None: the rules' AI plays the enemies)

@@ -22,7 +22,7 @@ from domain.rulesets.rat.effects.queries import RatResolver
 from domain.rulesets.rat.events import TurnEnded
 from domain.rulesets.rat.evolve import evolve
 from domain.rulesets.rat.legal import to_plan
-from domain.rulesets.rat.state import ENEMIES, PARTY, Entity, Params, Rat, Status
+from domain.rulesets.rat.state import ENEMIES, PARTY, Entity, Params, Rat, Rules, Status
 from domain.rulesets.rat.stats import queue
 from domain.rulesets.rat.turn import begin_turn
 
@@ -51,12 +51,13 @@ def passive(kind: str, owner: str) -> Status:
 
 
 def battle(party: Iterable[Entity] = (), enemies: Iterable[Entity] = (), *, effects: Sequence[Status] = (),
-           turn: int = 1, params: Params | None = None, ai: bool = False, **kw: Any) -> Rat:
-    """Turn `turn` sorted and open for choices. By default seat p2 plays the enemies (`ai=True`:
-    the rules' AI does); `party` defaults to one member "mc", `enemies` to one "e1"."""
+           turn: int = 1, params: Params | None = None, rules: Rules = Rules(), ai: bool = False, **kw: Any) -> Rat:
+    """Turn `turn` sorted and open for choices, under today's rules unless `rules` says. By
+    default seat p2 plays the enemies (`ai=True`: the rules' AI does); `party` defaults to one
+    member "mc", `enemies` to one "e1"."""
     members = list(party) or [entity("mc")]
     foes = list(enemies) or [enemy("e1")]
-    s = Rat(params=params or Params(), formation="test", entities={e.id: e for e in [*members, *foes]},
+    s = Rat(params=params or Params(), rules=rules, formation="test", entities={e.id: e for e in [*members, *foes]},
             seats={PARTY: "p1", ENEMIES: None if ai else "p2"}, turn=turn, effects=tuple(effects), **kw)
     return replace(s, order=queue(s))
 

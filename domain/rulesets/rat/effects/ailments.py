@@ -55,8 +55,10 @@ HOOKS.hook(Phase.AFTER, on=TurnEnding, kind="burned")(tick(16, "burned"))
 @HOOKS.hook(Phase.AFTER, on=ev.HpChanged, kind="bleeding")
 @HOOKS.hook(Phase.AFTER, on=ev.EnemyHpChanged, kind="bleeding")
 def bleeding_healed(ctx: HookContext, s: Rat, e: ev.HpChanged | ev.EnemyHpChanged) -> list[Event]:
-    """BLEEDING: healed by any amount, the status is removed."""
-    if e.target == ctx.effect.owner and (e.delta or 0) > 0:
+    """BLEEDING: healed by any amount, the status is removed. An enemy counts as healed as its
+    public `healed` says (since 1.1.0, a heal at full HP too: how much HP moved is hidden)."""
+    healed = e.healed if isinstance(e, ev.EnemyHpChanged) else e.delta > 0
+    if e.target == ctx.effect.owner and healed:
         return [ev.StatusRemoved(target=e.target, kind="bleeding", reason="healed")]
     return []
 

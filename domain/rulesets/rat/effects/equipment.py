@@ -11,7 +11,7 @@ from domain.engine.hooks import Handler, HookContext, Phase
 
 from .. import events as ev
 from ..content import CONTENT
-from ..state import Params, Rat
+from ..state import ENEMIES, Entity, Params, Rat
 from ..stats import clamp_level
 from .hp import afflict, heal, triggered
 from .queries import HOOKS, Affliction, KoCheck, Selectable, StatQuery, StrikeQuery, TurnEnding
@@ -28,12 +28,18 @@ def ball_and_chain(ctx: HookContext, s: Rat, q: StatQuery) -> StatQuery:
     return replace(q, floor=True) if q.stat == "spd" and not q.floor and _worn(ctx, s, q.entity) else q
 
 
+def _regenerates(s: Rat, wearer: Entity) -> bool:
+    """A hurt wearer heals. So does an enemy at full HP, whose heal moves none, unless 1.0.0's
+    rules play: its gear acting only when hurt would tell the party when it is full."""
+    return wearer.hp < wearer.max_hp or (wearer.side == ENEMIES and s.rules.enemy_hp_changes == "made")
+
+
 def regen(fraction: int, turns: Callable[[Params], int] | None) -> Handler:
     """on_turn_end: 1/`fraction` of max HP, in the battle's first `turns(params)` turns (or all)."""
     def on_turn_end(ctx: HookContext, s: Rat, e: TurnEnding) -> list[Event]:
         wearer = s.entities[ctx.effect.owner]
         in_time = turns is None or e.turn <= turns(s.params)
-        if e.entity == wearer.id and _worn(ctx, s) and wearer.hp < wearer.max_hp and in_time:
+        if e.entity == wearer.id and _worn(ctx, s) and _regenerates(s, wearer) and in_time:
             triggered(ctx.resolver, ctx.effect.kind, wearer.id, e.TOPIC)
             heal(ctx.resolver, wearer.id, max(1, wearer.max_hp // fraction), ctx.effect.kind, wearer.id)
         return []
@@ -74,13 +80,21 @@ for _kind, _ailment, _chance in (("long_night_knife", "bleeding", 100), ("strike
         HOOKS.hook(Phase.AFTER, on=_on, kind=_kind)(strike_ailment(_ailment, _chance))
 
 
+def _hit(s: Rat, e: ev.HpChanged | ev.EnemyHpChanged) -> bool:
+    """Damage: a change that took HP; on an enemy, any hit, even one that took none (POISONED
+    leaving it at 1 HP), unless 1.0.0's rules play, since how much HP moved is hidden."""
+    if isinstance(e, ev.EnemyHpChanged) and s.rules.enemy_hp_changes == "made":
+        return not e.healed
+    return (e.delta or 0) < 0
+
+
 @HOOKS.hook(Phase.AFTER, on=ev.HpChanged, kind="thorn_mail")
 @HOOKS.hook(Phase.AFTER, on=ev.EnemyHpChanged, kind="thorn_mail")
 def thorn_mail(ctx: HookContext, s: Rat, e: ev.HpChanged | ev.EnemyHpChanged) -> list[Event]:
     """THORN_MAIL: whoever of the other side damages the wearer loses one ATK level."""
     attacker = s.entities.get(e.by or "")
     wearer = s.entities[ctx.effect.owner]
-    if e.target != wearer.id or (e.delta or 0) >= 0 or attacker is None or attacker.side == wearer.side:
+    if e.target != wearer.id or not _hit(s, e) or attacker is None or attacker.side == wearer.side:
         return []
     if not _worn(ctx, s) or attacker.dead:
         return []

@@ -11,11 +11,14 @@ from ..stats import POS_INF, fraction_pct
 from .queries import Affliction, KoCheck, RatResolver
 
 
-def hp_event(s: Rat, target: str, delta: int, hp: int, cause: str, by: str | None) -> Event:
+def hp_event(s: Rat, target: str, delta: int, hp: int, cause: str, by: str | None, *, heal: bool) -> Event:
+    """A party member's HP change, public; or an enemy's, whose numbers its side keeps, and
+    whose public part says whether it was a heal (`heal`) without telling how much HP moved."""
     entity = s.entities[target]
     if entity.side == PARTY:
         return ev.HpChanged(target=target, delta=delta, hp=hp, cause=cause, by=by)
-    return ev.EnemyHpChanged(target=target, seat=s.seats.get(ENEMIES), delta=delta, hp=hp, healed=delta > 0,
+    healed = heal if s.rules.enemy_hp_changes == "made" else delta > 0
+    return ev.EnemyHpChanged(target=target, seat=s.seats.get(ENEMIES), delta=delta, hp=hp, healed=healed,
                              cause=cause, by=by)
 
 
@@ -44,7 +47,7 @@ def deal_damage(r: RatResolver, target: str, amount: int, cause: str, by: str | 
         spared_by = result.split(":", 1)[1]
         r.emit(ev.KnockOutAverted(target=target, by=spared_by))
         hp = 1
-    r.emit(hp_event(s, target, hp - entity.hp, hp, cause, by))
+    r.emit(hp_event(s, target, hp - entity.hp, hp, cause, by, heal=False))
     if result == "killed":
         kill(r, target, cause)
     elif result == "knocked_out":
@@ -78,11 +81,11 @@ def heal(r: RatResolver, target: str, amount: int, cause: str, by: str | None) -
         return
     if entity.ko:
         hp = min(entity.max_hp, amount)
-        r.emit(hp_event(s, target, hp, hp, cause, by))
+        r.emit(hp_event(s, target, hp, hp, cause, by, heal=True))
         r.emit(ev.Revived(target=target))
     else:
         hp = min(entity.max_hp, entity.hp + amount)
-        r.emit(hp_event(s, target, hp - entity.hp, hp, cause, by))
+        r.emit(hp_event(s, target, hp - entity.hp, hp, cause, by, heal=True))
     gauge(r, target)
 
 
