@@ -19,6 +19,7 @@ MAX_BODY_BYTES = 1024 * 1024        # a JSON request body; the largest real one 
 # Replay uploads (JSONL or gzip): their routes inflate them under limits of their own.
 UPLOAD_PATHS = {"/replays/verify": replays.MAX_REPLAY_BYTES, "/replays/at": replays.MAX_REPLAY_BYTES,
                 "/replays/timeline": replays.MAX_REPLAY_BYTES}
+ROUTED = (rulesets, views, battles, sets, replays, viewer, streams)     # each module's `router`, in order
 
 
 def create_app(settings: Settings | None = None, services: Services | None = None, *,
@@ -50,7 +51,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     # The outermost of the app's own layers, so the requests it answers skip the others and the
     # router; only the framework's own error, telemetry and body-size layers run before it.
     app.add_middleware(FastRoutes, services=services, body_limit=MAX_BODY_BYTES)
-    for module in (rulesets, views, battles, sets, replays, viewer, streams):
+    for module in ROUTED:
         app.include_router(module.router)
     return app
 

@@ -14,7 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
-from domain.engine.errors import RingsideError, clip
+from domain.engine.errors import InvalidInput, RingsideError, clip
 from domain.engine.wire import INT_MAX, INT_MIN
 
 log = logging.getLogger(__name__)
@@ -49,6 +49,15 @@ class BodyTooLarge(StarletteHTTPException):
     def __init__(self, limit: int):
         super().__init__(413, too_large_message(limit))
         self.limit = limit
+
+
+class BodyTooDeep(StarletteHTTPException):
+    """A JSON body nested past the limit (api/bodies.py). An HTTPException for the same reason
+    as `BodyTooLarge`; it answers as the engine's own refusal of a value nested too deep."""
+
+    def __init__(self, limit: int):
+        self.refusal = InvalidInput("body", f"is nested more than {limit} levels deep", max_depth=limit)
+        super().__init__(422, self.refusal.message)
 
 
 def too_large_message(limit: int) -> str:
@@ -115,6 +124,10 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(BodyTooLarge)
     async def too_large(request: Request, exc: BodyTooLarge) -> Response:
         return too_large_response(exc.limit)
+
+    @app.exception_handler(BodyTooDeep)
+    async def too_deep(request: Request, exc: BodyTooDeep) -> Response:
+        return ringside_response(exc.refusal)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:

@@ -25,6 +25,7 @@ from domain.engine.errors import RingsideError
 from domain.engine.wire import INT_MAX, check_wire
 
 from .auth import bearer_of
+from .bodies import nested_deeper
 from .errors import bug_response, ringside_response, store_down_response
 from .routes.battles import create, legal_of, submit
 from .routes.models import MAX_SEATS
@@ -106,7 +107,8 @@ class FastRoutes:
         raw = await _read_body(receive)
         if raw is None:
             return None                     # the client left
-        found = _well_formed(raw, shape)
+        # A body nested too deep would take msgspec past the recursion limit: the route refuses it.
+        found = None if nested_deeper(raw) else _well_formed(raw, shape)
         if found is None:
             await self.app(scope, _replay(raw, receive), send)
         return found

@@ -23,7 +23,7 @@ from domain.engine.battle import BattleCreated, BattleEnded, BattleState, decide
 from domain.engine.errors import IdempotencyConflict, SeqOutOfRange, StaleState, UnknownBattle
 from domain.engine.events import Recorded, Viewer, decode_event
 from domain.engine.ruleset import Outcome, Ruleset, get_ruleset, ruleset_of
-from domain.engine.table import Table
+from domain.engine.table import Table, house_bot, human_seats
 from domain.engine.wire import check_wire
 from domain.freshness import LogFollower
 from domain.reading import Reading
@@ -121,7 +121,8 @@ class Battles:
                *, seed_nonces: Mapping[str, str] | None = None, private: bool = False,
                revealed: bytes | None = None, battle_id: str | None = None,
                created_at: str | None = None, seat_tokens: Mapping[str, str] | None = None) -> CreatedBattle:
-        """Create a battle: one secret token per seat (only hashes are kept), a committed seed.
+        """Create a battle: one secret token per seat a person plays (only hashes are kept; a
+        house seat gets none), a committed seed.
 
         `seat_tokens` reuses tokens already handed out (a set's battles share its tokens)."""
         return self.create_later(ruleset_id, players, setup, seed_nonces=seed_nonces, private=private,
@@ -136,11 +137,13 @@ class Battles:
         future holds the answer once the group holding it has committed."""
         ruleset = get_ruleset(ruleset_id)
         bid = uuid.UUID(battle_id) if battle_id else uuid.uuid4()
-        tokens = dict(seat_tokens or {})
+        tokens: dict[str, str] = {}
 
         def hashes(table: Table) -> dict[str, str]:
-            if not tokens:
-                tokens.update({seat: secrets.token_urlsafe(32) for seat in table.seats})
+            # Called once the players are checked: they name exactly the table's seats.
+            human = human_seats(players)
+            given = seat_tokens or {seat: secrets.token_urlsafe(32) for seat in human}
+            tokens.update({seat: token for seat, token in given.items() if seat in human})
             return {s: token_hash(t) for s, t in tokens.items()}
         state, records = open_battle(
             ruleset, battle_id=str(bid), setup=ruleset.fresh_setup() if setup is None else setup,
@@ -395,13 +398,14 @@ class Battles:
         """The seat a token belongs to, compared in constant time; None if it matches none."""
         # A battle's seat tokens never change: any state of it, cached or given, knows them.
         known = state or self.cache.get(str(parse_battle_id(battle_id)))
-        hashes = (known or self.load(battle_id)).created.seat_token_hashes or {}
+        created = (known or self.load(battle_id)).created
         offered = token_hash(token)
         found = None
-        for seat, stored in hashes.items():
+        for seat, stored in (created.seat_token_hashes or {}).items():
             if hmac.compare_digest(stored, offered):
                 found = seat
-        return found
+        # A house seat is the service's: a hash stored for one (older battles hold them) opens nothing.
+        return found if found is None or house_bot(created.players.get(found)) is None else None
 
     def battle_ids(self) -> Iterator[str]:
         """Every battle, oldest first, from the notification log."""

@@ -16,6 +16,7 @@ import orjson
 from domain.engine.battle import BattleCreated, BattleState
 from domain.engine.errors import PayloadTooLarge, ReplayError, quote
 from domain.engine.events import OMNISCIENT, SPECTATOR, Recorded, Viewer, wire_event
+from domain.engine.wire import MAX_DEPTH, nested_deeper
 
 FORMAT = "ringside-replay"
 VERSION = 1
@@ -24,6 +25,9 @@ CHUNK_BYTES = 64 * 1024
 INFLATE_STEP = 1024 * 1024
 GZIP_MAGIC = b"\x1f\x8b"
 GZIP_WBITS = 16 + zlib.MAX_WBITS          # a gzip header and trailer around a deflate stream
+# An event line holds its data, which holds a setup or a command of up to MAX_DEPTH levels;
+# far past that, hashing the line (orjson stops at 255 levels) would fail instead of refusing it.
+MAX_LINE_DEPTH = 2 * MAX_DEPTH
 
 
 @dataclass(frozen=True)
@@ -145,6 +149,9 @@ class Inflater:
 
 def parse(text: bytes, name: str = "replay") -> Replay:
     """A replay from its JSON Lines text: the header line, then one line per event."""
+    # Valid lines close every bracket they open, so the text is as deep as its deepest line.
+    if nested_deeper(text, MAX_LINE_DEPTH):
+        raise ReplayError(f"{name}: a line is nested more than {MAX_LINE_DEPTH} levels deep", max_depth=MAX_LINE_DEPTH)
     lines = text.splitlines()
     if not lines or not lines[0].strip():
         raise ReplayError(f"{name}: empty file, no replay header")

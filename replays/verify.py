@@ -12,6 +12,7 @@ from typing import Any
 
 from domain.engine.battle import BattleCreated, BattleEnded, decide_batch, open_battle, unsealed_setup
 from domain.engine.chain import GENESIS, chain_of
+from domain.engine.content import recorded_inputs
 from domain.engine.errors import RingsideError, UnknownRuleset
 from domain.engine.events import Recorded, decode_record, event_data
 from domain.engine.ruleset import get_ruleset, pinned_ruleset
@@ -145,10 +146,11 @@ def resimulate(header: Mapping[str, Any], records: list[Recorded]) -> str | None
             f"installed is {installed.version} (content {installed.content_hash}), which keeps "
             f"{', '.join(installed.releases) or 'no earlier release'}; re-simulation needs the pinned one")
     try:
-        state, produced = open_battle(
-            ruleset, battle_id=created.battle_id, setup=unsealed_setup(ruleset, records), players=created.players,
-            revealed=bytes.fromhex(created.seed or ""), nonces=created.seed_nonces,
-            token_hashes=created.seat_token_hashes, created_at=created.created_at, private=created.private)
+        with recorded_inputs():        # held to the limits of its day, not today's
+            state, produced = open_battle(
+                ruleset, battle_id=created.battle_id, setup=unsealed_setup(ruleset, records), players=created.players,
+                revealed=bytes.fromhex(created.seed or ""), nonces=created.seed_nonces,
+                token_hashes=created.seat_token_hashes, created_at=created.created_at, private=created.private)
     except RingsideError as exc:
         raise Bad(1, f"the setup does not start a battle: {exc.message}") from None
     compare(produced, records, GENESIS)

@@ -17,13 +17,14 @@ from domain.reading import Sight
 from replays import format as replay_format
 
 from ..auth import bearer, require_admin_token
+from ..bodies import JsonBodyRoute
 from ..errors import ApiError
 from ..json import json_response
 from ..services import Services
 from .models import (BATTLE_LINKS, ERRORS, LEGAL_LINKS, SUBMITTED_LINKS, CreateBattle, CreatedBattleOut, EventsOut,
                      LegalOut, SubmitCommand, SubmittedOut, ViewOut, with_delay)
 
-router = APIRouter(tags=["battles"])
+router = APIRouter(tags=["battles"], route_class=JsonBodyRoute)
 BattleId = Annotated[str, Path(max_length=64)]
 ViewAs = Annotated[str | None, Query(alias="as", max_length=32, pattern="^[A-Za-z0-9_-]+$", description=(
     "View as `spectator`, a seat or `all` (omniscient). A seat token views only as its seat; without "
@@ -44,7 +45,8 @@ def sight_of(request: Request, battle_id: str, view_as: str | None = None) -> Si
 @router.post("/battles", status_code=201,
              responses={201: {"model": CreatedBattleOut, "links": BATTLE_LINKS}, **ERRORS})
 async def create_battle(body: CreateBattle, request: Request) -> Response:
-    """Create a battle; the answer holds one secret token per seat (only hashes are kept)."""
+    """Create a battle; the answer holds one secret token per seat a person plays (only hashes
+    are kept). A house seat gets none: the service plays it, and no token ever acts for it."""
     return await create(services_of(request), body, request.headers.get("authorization"))
 
 

@@ -43,8 +43,9 @@ class Strict(BaseModel):
 
 class CreateBattle(Strict):
     ruleset: str = Field(min_length=1, max_length=64)
-    players: dict[SeatKey, Player] = Field(max_length=MAX_SEATS, description='a player id per seat, or '
-                                           '{"bot": policy} for a seat the service plays (a house seat)')
+    players: dict[SeatKey, Player] = Field(max_length=MAX_SEATS, description=(
+        'a player id per seat, or {"bot": policy} for a seat the service plays (a house seat); a player id '
+        'may not start with "house:" in any letter case or Unicode form'))
     setup: dict[str, Any] | None = None
     seed_nonces: dict[SeatKey, Nonce] | None = Field(
         None, max_length=16, description="client nonces mixed into the committed seed")
@@ -87,9 +88,13 @@ class WireEvent(BaseModel):
     v: int = Field(1, description="the event data's class version, present when above 1")
 
 
+SEAT_TOKENS = ("a secret bearer token per seat a person plays (only its hash is kept); none for a house "
+               "seat, which belongs to the service")
+
+
 class CreatedBattleOut(BaseModel):
     battle_id: str
-    seat_tokens: dict[str, str]
+    seat_tokens: dict[str, str] = Field(description=SEAT_TOKENS)
     seed_commitment: str
     seq: int
 
@@ -97,7 +102,7 @@ class CreatedBattleOut(BaseModel):
 class CreatedSetOut(BaseModel):
     set_id: str
     battle_id: str
-    seat_tokens: dict[str, str]
+    seat_tokens: dict[str, str] = Field(description=SEAT_TOKENS + "; each acts in every battle of the set")
     seed_commitment: str
 
 

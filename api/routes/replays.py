@@ -28,8 +28,9 @@ async def verify_replay(request: Request) -> Response:
 
 
 async def received(request: Request) -> Replay:
-    """The uploaded replay, inflated as its bytes arrive (the app's body limit counts them)."""
+    """The uploaded replay, inflated as its bytes arrive (the app's body limit counts them),
+    then read off the event loop: up to 64 MiB of JSON Lines."""
     inflater = Inflater("upload")
     async for chunk in request.stream():
         inflater.feed(chunk)
-    return parse(inflater.finish(), "upload")
+    return await run_in_threadpool(parse, inflater.finish(), "upload")

@@ -20,6 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import RedirectResponse, Response
 
 from domain.engine.battle import BattleState
+from domain.engine.errors import quote
 from domain.engine.events import Viewer
 from domain.reading import perspectives
 from replays import seek
@@ -34,6 +35,9 @@ from .replays import received
 router = APIRouter(tags=["viewer"])
 ASSETS = FilePath(seek.__file__).resolve().parent / "viewer"
 ASSET_NAME = re.compile(r"^[a-z0-9_-]+\.(js|css)$")
+# The assets are the files there when the app starts: a requested name is looked up here and
+# never reaches the file system, which fails on some names (one of 300 characters) by itself.
+SERVED = frozenset(path.name for path in ASSETS.iterdir() if ASSET_NAME.match(path.name))
 MEDIA_TYPES = {"js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8"}
 # The page loads only its own files and talks only to this server (HTTP and WebSocket).
 PAGE_HEADERS = {
@@ -70,10 +74,9 @@ def viewer_battle(battle_id: BattleId) -> Response:
 
 @router.get("/viewer/assets/{name}", include_in_schema=False)
 def viewer_asset(name: str) -> Response:
-    found = ASSETS / name
-    if not ASSET_NAME.match(name) or not found.is_file():
-        raise ApiError("not_found", f"no viewer asset {name!r}", name=name)
-    return Response(found.read_bytes(), media_type=MEDIA_TYPES[name.rsplit(".", 1)[1]],
+    if name not in SERVED:
+        raise ApiError("not_found", f"no viewer asset {quote(name)}", name=name)
+    return Response((ASSETS / name).read_bytes(), media_type=MEDIA_TYPES[name.rsplit(".", 1)[1]],
                     headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"})
 
 

@@ -4,7 +4,9 @@ param."""
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache, cached_property
 from hashlib import blake2b
 from pathlib import Path
@@ -98,10 +100,32 @@ def seat_part(raw: Mapping[str, Any], seat: str, allowed: set[str], needs: str) 
     return part
 
 
+# Re-simulating a recorded battle (verify, a set's audit): the limits on new inputs below do
+# not apply, so a limit that narrows never refuses a battle created before it did.
+_RECORDED: ContextVar[bool] = ContextVar("recorded_inputs", default=False)
+
+
+@contextmanager
+def recorded_inputs() -> Iterator[None]:
+    """Within it, setups and players are read as recorded: declared param ranges and the other
+    limits on new battles (`new_inputs()` says which apply) are not checked."""
+    token = _RECORDED.set(True)
+    try:
+        yield
+    finally:
+        _RECORDED.reset(token)
+
+
+def new_inputs() -> bool:
+    """Whether the inputs being read are a new battle's, held to today's limits."""
+    return not _RECORDED.get()
+
+
 class Bound(NamedTuple):
     """An integer param's declared range, `Annotated[int, Bound(lo, hi)]`. It binds the setups
-    a battle is created with (`parse_params`), not what is decoded from the log: a battle
-    recorded before a range narrowed still folds, verifies and shows."""
+    a battle is created with (`parse_params`), not what is decoded from the log nor a recorded
+    setup re-simulated (`recorded_inputs`): a battle recorded before a range narrowed still
+    folds, verifies and shows."""
     lo: int
     hi: int
 
@@ -137,7 +161,7 @@ def parse_params(raw: Any, cls: type[P]) -> P:
         if path in bounds and isinstance(given, int) and not isinstance(given, bool):
             out_of_range(path, bounds[path], given)
         raise SetupError(f"params.{path}".rstrip("."), str(exc)) from None
-    for name, (lo, hi) in bounds.items():
+    for name, (lo, hi) in bounds.items() if new_inputs() else ():
         value = getattr(params, name)
         if not lo <= value <= hi:
             out_of_range(name, (lo, hi), value)

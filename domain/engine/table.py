@@ -7,11 +7,13 @@ service plays through the same submit path as any client.
 """
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 
+from .content import new_inputs
 from .errors import InvalidInput
 
 Seat = str
@@ -77,7 +79,19 @@ def parse_player(seat: Seat, raw: object) -> PlayerEntry:
     if not isinstance(raw, str) or not raw.strip() or len(raw) > MAX_PLAYER_ID:
         raise InvalidInput(f"players.{seat}", f"a player id must be a non-empty string of at most {MAX_PLAYER_ID} characters, "
                            'or {"bot": "<policy name>"} for a house seat')
+    if in_house_namespace(raw) and new_inputs():
+        raise InvalidInput(f"players.{seat}", f'a player id may not start with "{HOUSE_PREFIX}" (in any letter case '
+                           "or Unicode form): it names the service's house bots")
     return raw
+
+
+def in_house_namespace(player: str) -> bool:
+    """Whether a player id reads as a house id: `HOUSE_PREFIX` in any letter case or Unicode
+    compatibility form ("HOUSE:", fullwidth letters). Ratings and histories are keyed by the id,
+    so a person sitting as `house:greedy` would merge into the house bot's; a look-alike would
+    pass for it."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", player).casefold())
+    return folded.startswith(HOUSE_PREFIX)
 
 
 def house_bot(entry: object) -> str | None:
@@ -96,3 +110,9 @@ def player_id(entry: object) -> str:
 def house_bots(players: Mapping[str, object]) -> dict[Seat, str]:
     """The seats played by house bots, and each one's policy."""
     return {seat: bot for seat, entry in players.items() if (bot := house_bot(entry)) is not None}
+
+
+def human_seats(players: Mapping[str, object]) -> list[Seat]:
+    """The seats people play: the only ones given seat tokens. A house seat belongs to the
+    service, which acts for it by seat, never by token."""
+    return [seat for seat, entry in players.items() if house_bot(entry) is None]

@@ -11,8 +11,11 @@ other encoders do not).
 """
 from __future__ import annotations
 
+import json
 import math
+import re
 from collections.abc import Mapping
+from itertools import accumulate
 
 from .errors import InvalidInput, quote
 
@@ -84,3 +87,22 @@ def _check_text(text: str, where: str, what: str = "is") -> None:
 def _member(where: str, key: str) -> str:
     """The dotted path of `key` under `where`; a long key is shortened, so a path stays short."""
     return f"{where}.{key if len(key) <= 40 else key[:39] + '…'}" if where else key
+
+
+# A string, escapes and all, or the rest of the text where one is left open: its brackets
+# are text, not nesting. Possessive, so a string left open costs one pass, not a backtrack.
+_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"?', re.DOTALL)
+_BRACKET = re.compile(r"[\[\]{}]")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def nested_deeper(body: bytes, limit: int = MAX_DEPTH) -> bool:
+    """Whether the JSON text `body` nests objects and arrays more than `limit` levels deep: as
+    deep as a recursive parser would go into it, malformed text included (an unclosed `[` is a
+    level too). Text in another encoding is read as `json.loads` reads it; bytes that are not
+    text in it are no brackets, but a parser may recurse before it meets them."""
+    if body.count(b"[") + body.count(b"{") <= limit:
+        return False            # the common case: too few brackets to nest that deep at all
+    text = body.decode(json.detect_encoding(body), "replace")
+    brackets = _BRACKET.findall(_STRING.sub("", text))
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0) > limit

@@ -30,6 +30,7 @@ from domain.engine.battle import BattleState, battle_options, check_inputs, open
 from domain.engine.errors import RingsideError, SetupError
 from domain.engine.events import Recorded
 from domain.engine.ruleset import Ruleset, get_ruleset, ruleset_of
+from domain.engine.table import human_seats
 from domain.store import SET_MEMBERSHIP_TOPIC, StoredBlob, StoredRecord
 
 from .decide import BattleResult, SetDecision, battle_setup, decide_battle_end, start_battle
@@ -89,11 +90,13 @@ class Sets:
     def create(self, ruleset_id: str, players: Mapping[str, Any], setup: Mapping[str, Any] | None = None, *,
                games: int = 3, mode: str = "best_of", seed_nonces: Mapping[str, str] | None = None,
                private: bool = False, set_id: str | None = None) -> CreatedSet:
-        """A set and its first battle. A seat token per seat (house seats too) acts in every battle."""
+        """A set and its first battle. A token per seat a person plays acts in every battle; a
+        house seat gets none."""
         ruleset = get_ruleset(ruleset_id)
         created = self._created(ruleset, players, setup, games, mode, private, set_id, seed_nonces)
-        tokens = {seat: secrets.token_urlsafe(32) for seat in created.players}
-        created = msgspec.structs.replace(created, seat_token_hashes={s: token_hash(t) for s, t in tokens.items()})
+        tokens = {seat: secrets.token_urlsafe(32) for seat in human_seats(created.players)}
+        created = msgspec.structs.replace(created,
+                                          seat_token_hashes={s: token_hash(t) for s, t in tokens.items()} or None)
         state, opening = chain_events(None, [created])
         first = start_battle(state, ruleset, new_battle_id())
         state, started = chain_events(state, first.events)
@@ -239,19 +242,22 @@ class Sets:
         """The set's public setup, without what its rules withhold (a scripted deck order)
         until every battle of it is public."""
         created = state.created
-        if state.ended is not None and not created.private:
+        if state.public:
             return created.public_setup
         withheld = ruleset_of(created).withhold_setup(created.public_setup)
         return created.public_setup if withheld is None else withheld
 
     def get(self, set_id: str) -> dict[str, Any]:
-        """The set as JSON: its battles, score and result, and its head hash."""
+        """The set as anyone may see it: its battles, score and result; the head hash of each
+        battle once it is public, and the set's own once the set is."""
         state = self.load(set_id)
         created = state.created
         current = state.in_progress
+        # A battle's head is recorded once it has ended: public then, unless the set is private.
+        battles = [{**msgspec.to_builtins(b), "head": None if created.private else b.head} for b in state.battles]
         return {"set_id": state.set_id, "ruleset": created.ruleset, "players": created.players,
                 "games": created.games, "mode": created.mode, "setup": self.shown_setup(state),
-                "battles": [msgspec.to_builtins(b) for b in state.battles], "score": score(state),
+                "battles": battles, "score": score(state),
                 "winner": state.ended.winner if state.ended else None, "finished": state.ended is not None,
-                "current_battle": current.battle_id if current else None, "head": state.chain, "seq": state.seq,
-                "created_at": created.created_at}
+                "current_battle": current.battle_id if current else None,
+                "head": state.chain if state.public else None, "seq": state.seq, "created_at": created.created_at}

@@ -45,6 +45,12 @@ class SetState(msgspec.Struct, frozen=True, kw_only=True):
             return None
         return self.battles[-1]
 
+    @property
+    def public(self) -> bool:
+        """Once a set has ended it is public, as its battles are, unless it was created private.
+        Until then its head hash is shown to nobody: it covers the set's server-only setup."""
+        return self.ended is not None and not self.created.private
+
 
 @singledispatch
 def evolve(event: Event, state: SetState) -> SetState:

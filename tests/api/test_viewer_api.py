@@ -155,7 +155,7 @@ def test_the_page_and_its_assets(client):
     assert client.get("/viewer", follow_redirects=False).status_code in (307, 308)
     script = client.get("/viewer/assets/viewer.js")
     assert script.status_code == 200 and script.headers["content-type"].startswith("text/javascript")
-    for name in ("nope.js", "index.html", "..%2Fapp.py"):
+    for name in ("nope.js", "index.html", "..%2Fapp.py", "x" * 300 + ".js", "x" * 5000 + ".css"):
         missing = client.get(f"/viewer/assets/{name}")
         assert missing.status_code == 404 and orjson.loads(missing.content)["error"]["code"] == "not_found"
 

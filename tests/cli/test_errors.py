@@ -154,3 +154,16 @@ def test_a_good_file_among_bad_ones_still_reports_ok(work):
     assert done.returncode == 1
     out = done.stdout.strip().splitlines()
     assert out[0] == "OK good.jsonl" and out[1].startswith("FAIL missing.jsonl: ")
+
+
+def test_a_replay_line_nested_too_deep_is_one_error_line_on_every_replay_command(tmp_path):
+    # given a replay whose event line nests 600 arrays in its data (orjson stops at 255)
+    line = b'{"seq":2,"type":"engine.X","data":{"x":' + b"[" * 600 + b"]" * 600 + b'},"chain":null}'
+    path = tmp_path / "deep.jsonl"
+    path.write_bytes(b'{"format":"ringside-replay","version":1}\n' + line + b"\n")
+    # then verify fails it, and show and import refuse it, each in one line
+    verified = run("replay", "verify", str(path), cwd=tmp_path)
+    assert (verified.returncode, verified.stdout.strip()) == (
+        1, f"FAIL {path}: a line is nested more than 128 levels deep")
+    for command in (["replay", "show", str(path)], ["replay", "import", str(path)]):
+        assert_clean_error(run(*command, cwd=tmp_path), "a line is nested more than 128 levels deep")

@@ -9,7 +9,7 @@ from typing import Any
 
 import msgspec
 
-from domain.engine.content import check_keys, error_path, seat_part
+from domain.engine.content import check_keys, error_path, new_inputs, seat_part
 from domain.engine.content import parse_params as typed_params
 from domain.engine.errors import SetupError
 
@@ -127,7 +127,8 @@ def check_growth(where: str, entry: DeckUnit, params: Params) -> int:
     for j, ability in enumerate(entry.priorities):
         if ability not in content().abilities or content().abilities[ability].pool in ("leader",):
             raise SetupError(f"{where}.priorities[{j}]", f"unknown unit ability {ability!r}")
-        if ability in entry.priorities[:j]:     # a second mention ranks nothing: it would only grow the deck
+        # a second mention ranks nothing: it would only grow the deck
+        if ability in entry.priorities[:j] and new_inputs():
             raise SetupError(f"{where}.priorities[{j}]", f"{ability} is already listed; each ability once")
     spent = gp_spent(entry, params)
     if spent > spec.gp:

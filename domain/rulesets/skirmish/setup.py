@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from domain.engine.content import check_keys, parse_params, seat_part
+from domain.engine.content import check_keys, new_inputs, parse_params, seat_part
 from domain.engine.errors import SetupError
 
 from .content import CONTENT
@@ -50,7 +50,7 @@ def parse_setup(raw: Mapping[str, Any]) -> SkirmishSetup:
     mode = raw.get("mode", "duel")
     if mode not in MODES:
         raise SetupError("mode", f"must be one of {', '.join(MODES)}")
-    if params.starting_hand > params.hand_limit:      # seed 001, Cards: the hand limit holds from the start
+    if params.starting_hand > params.hand_limit and new_inputs():      # seed 001, Cards: the hand limit holds from the start
         raise SetupError("params.starting_hand", f"must be at most the hand limit (hand_limit {params.hand_limit}), "
                                                  f"not {params.starting_hand}")
     if params.raid_field_min > params.raid_field_max:
