@@ -1,12 +1,15 @@
-"""The leak contract over every route: two services hold the same battle (same id, seed,
-tokens and time) whose setups differ only in what one seat hides. Played with the same
-commands, every route gives every other viewer the same bytes, from the first event on; and no
-route of a running battle carries any of its chain hashes to anyone."""
+"""The leak contract over every route: two services hold the same set (same ids, seeds, tokens
+and times) whose setups differ only in what one seat hides. Played with the same commands,
+every route of its running battle, and the set's page and audit, give every other viewer the
+same bytes, from the first event on; and no route carries any of the running battle's chain
+hashes to anyone."""
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
+from types import SimpleNamespace
 from typing import Any
 
 import orjson
@@ -18,6 +21,7 @@ from domain.engine.events import Viewer
 from domain.engine.ruleset import Ruleset
 
 BATTLE_ID = "00000000-0000-4000-8000-00000000c0de"
+SET_ID = "00000000-0000-4000-8000-00000000c5e7"
 CREATED_AT = "2026-01-01T00:00:00.000Z"
 STEPS = 16
 
@@ -39,7 +43,7 @@ def routes(client: Any, tokens: dict[str, str], seat: str | None) -> dict[str, b
     base, headers = f"/battles/{BATTLE_ID}", auth(tokens, seat)
     seq = client.get(base, headers=headers).json()["seq"]
     paths = [base, f"{base}/events", f"{base}/at/{seq}", f"{base}/replay", f"/viewer/api/battles/{BATTLE_ID}/timeline",
-             *((f"{base}/legal",) if seat else ())]
+             f"/sets/{SET_ID}", f"/sets/{SET_ID}/audit", *((f"{base}/legal",) if seat else ())]
     found = {}
     for path in paths:
         response = client.get(path, headers=headers)
@@ -51,23 +55,34 @@ def routes(client: Any, tokens: dict[str, str], seat: str | None) -> dict[str, b
     return found
 
 
+def same_randomness(monkeypatch: Any, tokens: dict[str, str]) -> None:
+    """Both services draw the same ids, seeds, tokens (in seat order) and times for the set and
+    its battles."""
+    import domain.sets.service as service_module
+    in_order = itertools.cycle(tokens.values())
+    monkeypatch.setattr(service_module, "secrets", SimpleNamespace(token_bytes=lambda n: b"routes".ljust(n, b"."),
+                                                                   token_urlsafe=lambda n: next(in_order)))
+    monkeypatch.setattr(service_module, "new_battle_id", lambda: BATTLE_ID)
+    monkeypatch.setattr(service_module, "utc_now", lambda: CREATED_AT)
+
+
 class RoutesContract:
     """Mixed into `RulesetContract`, whose `hidden_setup_variants()` names the setups."""
     ruleset_id: str
     ruleset: Ruleset[Any]
 
-    def test_every_route_gives_other_viewers_the_same_bytes_whatever_one_seat_hides(self, tmp_path):
+    def test_every_route_gives_other_viewers_the_same_bytes_whatever_one_seat_hides(self, tmp_path, monkeypatch):
         variants = self.hidden_setup_variants()  # type: ignore[attr-defined]
         cases = variants[:1] if variants else [(self.ruleset.fresh_setup(), self.ruleset.fresh_setup(), None)]
         for n, (a, b, owner) in enumerate(cases):
             seats = seat_table(self.ruleset, a).seats
             tokens = {seat: f"token-{seat}-{'x' * 40}" for seat in seats}
+            same_randomness(monkeypatch, tokens)
             with ExitStack() as stack:
                 clients = [stack.enter_context(service(f"sqlite:///{tmp_path / f'{n}{side}.db'}")) for side in "ab"]
                 for client, setup in zip(clients, (a, b)):
-                    client.app.state.services.battles.create(
-                        self.ruleset_id, {seat: f"player-{seat}" for seat in seats}, setup, revealed=b"routes".ljust(32),
-                        battle_id=BATTLE_ID, created_at=CREATED_AT, seat_tokens=tokens)
+                    client.app.state.services.sets.create(self.ruleset_id, {seat: f"player-{seat}" for seat in seats},
+                                                          setup, games=3, set_id=SET_ID)
                 self.play_alike(clients, tokens, seats, owner, random.Random(n))
 
     def play_alike(self, clients: list[Any], tokens: dict[str, str], seats: tuple[str, ...], owner: str | None,
