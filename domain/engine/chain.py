@@ -8,7 +8,7 @@ import msgspec
 import msgspec.inspect as mi
 import orjson
 
-from .events import Event, Recorded
+from .events import Event, Recorded, event_data
 
 GENESIS = "0" * 64
 
@@ -41,10 +41,13 @@ def chain_of(previous: str, seq: int, topic: str, data: Mapping[str, object]) ->
 # `canonical_bytes` builds a dict of the event's fields for orjson to sort. msgspec can write
 # the same bytes straight from the event: a struct's fields in sorted order, as `_Canonical`
 # puts "data", "seq" and "type". It does for every value an event of an exact type may
-# hold: strings (every code point escaped alike), integers, booleans, null, and arrays and
-# string-keyed objects of those. Floats it writes differently (`1e+16` is `1e16`), and a
-# field typed Any might hold one, so events with such fields still go through orjson.
-# `tests/engine/test_chain.py` checks both ways agree on every stored golden and fixture.
+# hold: strings (every code point escaped alike), integers, booleans, null, and arrays,
+# string-keyed objects and nested structs of those (a nested struct's fields are sorted
+# too, as orjson sorts the keys of its builtins form). Floats it writes differently (`1e+16`
+# is `1e16`), and a field typed Any might hold one, so events with such fields still go
+# through orjson, given the event as builtins all the way down: orjson cannot write a
+# struct. `tests/engine/test_chain.py` checks both ways agree on every stored golden and
+# fixture.
 
 class _Canonical(msgspec.Struct, gc=False):
     data: Event
@@ -61,25 +64,31 @@ def exactly_encoded(cls: type[Event]) -> bool:
     """Whether every value `cls` declares is one msgspec writes as orjson does (see above)."""
     found = _EXACT.get(cls)
     if found is None:
-        info = mi.type_info(cls)
-        found = _EXACT[cls] = (isinstance(info, mi.StructType) and info.tag is None and not info.array_like
-                               and all(f.name == f.encode_name and _exact_type(f.type) for f in info.fields))
+        found = _EXACT[cls] = _exact_type(mi.type_info(cls), frozenset())
     return found
 
 
-def _exact_type(t: mi.Type) -> bool:
+def _exact_type(t: mi.Type, within: frozenset[type]) -> bool:
+    """`within`: the struct classes whose fields are being checked, so that a struct that
+    holds itself is judged by its other fields instead of recursing for ever."""
     if isinstance(t, (mi.StrType, mi.IntType, mi.BoolType, mi.NoneType)):
         return True
     if isinstance(t, mi.LiteralType):
         return all(type(v) in (str, int) for v in t.values)
     if isinstance(t, mi.UnionType):
-        return all(_exact_type(u) for u in t.types)
+        return all(_exact_type(u, within) for u in t.types)
     if isinstance(t, (mi.VarTupleType, mi.ListType)):
-        return _exact_type(t.item_type)
+        return _exact_type(t.item_type, within)
     if isinstance(t, mi.TupleType):
-        return all(_exact_type(u) for u in t.item_types)
+        return all(_exact_type(u, within) for u in t.item_types)
     if isinstance(t, mi.DictType):
-        return isinstance(t.key_type, mi.StrType) and _exact_type(t.value_type)
+        return isinstance(t.key_type, mi.StrType) and _exact_type(t.value_type, within)
+    if isinstance(t, mi.StructType):
+        if t.cls in within:
+            return True
+        inner = within | {t.cls}
+        return (t.tag is None and not t.array_like
+                and all(f.name == f.encode_name and _exact_type(f.type, inner) for f in t.fields))
     return False
 
 
@@ -87,7 +96,7 @@ def canonical_event(seq: int, event: Event) -> bytes:
     """`canonical_bytes(seq, event.TOPIC, event_data(event))`, without the dict where it can."""
     if _EXACT.get(type(event)) or exactly_encoded(type(event)):
         return _encode_sorted(_Canonical(event, seq, event.TOPIC))
-    return orjson.dumps({"seq": seq, "type": event.TOPIC, "data": msgspec.structs.asdict(event)}, option=_SORT_KEYS)
+    return orjson.dumps({"seq": seq, "type": event.TOPIC, "data": event_data(event)}, option=_SORT_KEYS)
 
 
 def chain_events(previous: str, seq: int, events: Iterable[Event], out: list[Recorded]) -> tuple[int, str]:

@@ -145,9 +145,11 @@ def hidden_fields(cls: type[Event]) -> tuple[tuple[str, Secret | ServerOnly], ..
     return found
 
 
-# An event's data: its fields by name, values as they are (tuples stay tuples). The builtin
-# itself rather than a function around it, since every event of every battle is hashed.
-event_data: typing.Callable[[Event], dict[str, Any]] = msgspec.structs.asdict
+# An event's data: its fields by name, as JSON-ready builtins all the way down (tuples stay
+# tuples, a struct an event holds becomes a dict), so that orjson can write it on every
+# channel and the typed decode gives the same event back. The builtin itself rather than a
+# function around it, since every event of every battle is stored and sent.
+event_data: typing.Callable[[Event], dict[str, Any]] = msgspec.to_builtins
 
 
 # Modules that define event classes; imported on the first unknown topic, so a fresh

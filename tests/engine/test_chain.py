@@ -1,7 +1,10 @@
+from __future__ import annotations
+
 from hashlib import blake2b
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import orjson
 
 from domain.engine.chain import (GENESIS, canonical_bytes, canonical_event, chain_events, chain_of, exactly_encoded,
@@ -30,7 +33,8 @@ def test_any_change_changes_the_link():
 
 # -- canonical_event: msgspec's bytes where they are orjson's -------------------------------
 
-STORED = sorted((Path(__file__).parent.parent / "golden").glob("*.jsonl")) + \
+GOLDEN = Path(__file__).parent.parent / "golden"
+STORED = sorted(GOLDEN.glob("*.jsonl")) + sorted(GOLDEN.glob("ring_*/*.jsonl")) + \
     sorted((Path(__file__).parent.parent / "replays" / "fixtures").glob("*/*.jsonl"))
 
 
@@ -94,3 +98,75 @@ def test_events_that_may_hold_a_float_keep_orjsons_bytes():
 def test_strings_escape_alike_in_both_encoders():
     text = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000)
     assert canonical_event(1, Noted(note=text)) == canonical_bytes(1, "test.Noted", {"note": text, "extra": {}})
+
+
+# -- events holding structs -----------------------------------------------------------------
+
+class Slot(msgspec.Struct, frozen=True):
+    pool: str
+    level: int
+    extra: int = 0
+
+
+class Branch(msgspec.Struct, frozen=True):
+    name: str
+    children: tuple[Branch, ...] = ()
+
+
+class Weighed(msgspec.Struct, frozen=True):
+    weight: float
+
+
+class Slotted(Event, frozen=True, kw_only=True):
+    TOPIC = "test.Slotted"
+    slots: tuple[Slot, ...]
+    spare: Slot | None = None
+    by_seat: dict[str, Slot] = {}
+
+
+class Grown(Event, frozen=True, kw_only=True):
+    TOPIC = "test.Grown"
+    root: Branch
+
+
+class Weighted(Event, frozen=True, kw_only=True):
+    TOPIC = "test.Weighted"
+    load: Weighed
+
+
+def test_a_struct_of_exact_fields_is_written_by_msgspec_as_orjson_writes_its_builtins():
+    # msgspec sorts a nested struct's fields as orjson sorts the keys of its dict: "extra" < "level" < "pool"
+    event = Slotted(slots=(Slot("brawler", 3), Slot("warden", 2, 1)), spare=Slot("hexer", 1),
+                    by_seat={"p2": Slot("pyre", 1), "p1": Slot("mender", 2)})
+    assert exactly_encoded(Slotted)
+    as_builtins = {"seq": 4, "type": "test.Slotted", "data": msgspec.to_builtins(event)}
+    assert canonical_event(4, event) == orjson.dumps(as_builtins, option=orjson.OPT_SORT_KEYS)
+    assert canonical_event(4, event) == (
+        b'{"data":{"by_seat":{"p1":{"extra":0,"level":2,"pool":"mender"},"p2":{"extra":0,"level":1,"pool":"pyre"}},'
+        b'"slots":[{"extra":0,"level":3,"pool":"brawler"},{"extra":1,"level":2,"pool":"warden"}],'
+        b'"spare":{"extra":0,"level":1,"pool":"hexer"}},"seq":4,"type":"test.Slotted"}')
+
+
+def test_a_struct_that_holds_itself_is_judged_by_its_other_fields():
+    event = Grown(root=Branch("oak", (Branch("limb", (Branch("twig"),)),)))
+    assert exactly_encoded(Grown)
+    assert canonical_event(2, event) == canonical_bytes(2, "test.Grown", event_data(event)) == (
+        b'{"data":{"root":{"children":[{"children":[{"children":[],"name":"twig"}],"name":"limb"}],"name":"oak"}},'
+        b'"seq":2,"type":"test.Grown"}')
+
+
+def test_a_struct_that_may_hold_a_float_goes_through_orjson_as_builtins():
+    # orjson writes 1e16 as `1e+16`; it cannot write a struct, so the event goes as builtins
+    event = Weighted(load=Weighed(1e16))
+    assert not exactly_encoded(Weighted)
+    assert canonical_event(1, event) == b'{"data":{"load":{"weight":1e+16}},"seq":1,"type":"test.Weighted"}'
+
+
+def test_an_event_holding_structs_chains_and_decodes_to_itself():
+    event = Slotted(slots=(Slot("brawler", 3),), spare=None)
+    out: list[Recorded] = []
+    assert chain_events(GENESIS, 0, [event, Weighted(load=Weighed(0.5))], out)[0] == 2
+    data = orjson.loads(orjson.dumps(event_data(event)))
+    assert data == {"slots": [{"pool": "brawler", "level": 3, "extra": 0}], "spare": None, "by_seat": {}}
+    assert out[0].chain == chain_of(GENESIS, 1, "test.Slotted", data)
+    assert decode_record(1, "test.Slotted", data, out[0].chain).event == event

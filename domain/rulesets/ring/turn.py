@@ -204,8 +204,11 @@ def swap(b: RingResolver, seat: str, cmd: Swap) -> None:
     b.emit(ev.UnitSwapped(seat=seat, unit=cmd.unit, out=s.side(seat).ring, cost=cost))
     if not s.swap_required:
         # The same cost again, through the resolver, so a Dynamic that changed it is logged.
+        # The query records events: it must run under `python -O` too, never inside an assert.
         base = content().leaders[s.side(seat).leader].swap_cost
-        assert max(0, b.query(SwapCost(seat=seat, amount=base)).amount) == cost
+        logged = max(0, b.query(SwapCost(seat=seat, amount=base)).amount)
+        if logged != cost:
+            raise RuntimeError(f"the swap cost logged ({logged} AP) differs from the one charged ({cost} AP)")
     spend(b, seat, cost)
     settle(b, seat)
 
