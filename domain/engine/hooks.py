@@ -168,6 +168,10 @@ class Resolver(Generic[S]):
     # default. `emit` runs for every event of every batch, and skips calls that change nothing.
     _settles: ClassVar[frozenset[type] | None] = frozenset()
     _follows: ClassVar[frozenset[type] | None] = frozenset()
+    # Whether an effect that an earlier reaction to the same event removed still reacts. A
+    # ruleset's versions may differ; a version that recorded such reactions keeps them, as
+    # re-simulation must reproduce them. Showdown's runEvent skips a status its holder lost.
+    REACT_WHEN_GONE: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -247,14 +251,22 @@ class Resolver(Generic[S]):
         effects = self._effects(self.state)
         if not effects:
             return
+        planned_on = self.state
         for effect, fn, bound in self._hooks.plan(_AFTER, type(event), effects):
             if bound is not None and getattr(event, bound) != effect.subject:  # type: ignore[attr-defined]
+                continue
+            if not self.REACT_WHEN_GONE and self.state is not planned_on and not self._holds(effect):
                 continue
             reactions = fn(HookContext(effect, self), self.state, event)
             if reactions:
                 self._record(EffectTriggered(kind=effect.kind, owner=effect.owner, on=event.TOPIC))
                 for reaction in reactions:
                     self.emit(reaction)
+
+    def _holds(self, effect: Effect) -> bool:
+        """Whether the state still holds `effect` (the same kind and owner; its severity or age
+        may have changed since the reactions were planned)."""
+        return any(e.kind == effect.kind and e.owner == effect.owner for e in self._effects(self.state))
 
     def settle(self, event: EventT) -> EventT | None:
         """The rules' last word on an event once every modifier has had its say (a heal

@@ -203,3 +203,54 @@ def test_an_unchanged_event_is_recorded_without_calling_its_handler():
     before = b.state
     b.emit(Healed(target="a"))
     assert b.events == [Healed(target="a")] and b.state is before
+
+
+class Dispelled(Event, frozen=True, kw_only=True):
+    TOPIC = "test.Dispelled"
+    kind: str
+
+
+class Ward(msgspec.Struct, frozen=True):
+    hp: dict
+    effects: tuple = ()
+
+
+def evolve_ward(s: Ward, e: Event) -> Ward:
+    if isinstance(e, Dispelled):
+        return msgspec.structs.replace(s, effects=tuple(x for x in s.effects if x.kind != e.kind))
+    if isinstance(e, Hit):
+        return msgspec.structs.replace(s, hp={**s.hp, e.target: s.hp[e.target] - e.amount})
+    return s
+
+
+WARDS = Hooks()
+
+
+@WARDS.hook(Phase.AFTER, on=Healed, kind="dispel")
+def dispel(ctx, s, e):
+    return [Dispelled(kind="curse")]
+
+
+@WARDS.hook(Phase.AFTER, on=Healed, kind="curse")
+def curse(ctx, s, e):
+    return [Hit(target=e.target, amount=3)]
+
+
+class Lingering(Resolver):
+    pass
+
+
+class Strict(Resolver):
+    REACT_WHEN_GONE = False
+
+
+@pytest.mark.parametrize(("resolver", "hits"), [(Lingering, [Hit(target="a", amount=3)]), (Strict, [])])
+def test_an_effect_removed_by_an_earlier_reaction_reacts_only_where_the_rules_keep_it(resolver, hits):
+    # given a dispel (first in source order) and a curse, both reacting to a heal
+    effects = (Effect(kind="dispel", owner="a"), Effect(kind="curse", owner="a"))
+    b = resolver(Ward(hp={"a": 10}, effects=effects), evolve_ward, WARDS, lambda s: s.effects, None)
+    # when the heal is applied, and the dispel's reaction removes the curse
+    b.emit(Healed(target="a"))
+    # then the curse still hits where gone effects react, and does not where they don't
+    assert [e for e in b.events if isinstance(e, Hit)] == hits
+    assert b.state.hp == {"a": 10 - 3 * len(hits)}

@@ -184,6 +184,10 @@ _CONSEQUENCES: dict[type, Callable[[Resolver[Ring], Any], None]] = {
 class RingResolver(Resolver[Ring]):
     SETTLES = frozenset({ev.HpRestored})
     FOLLOWS = frozenset(_CONSEQUENCES)
+    # A Dynamic removed by an earlier reaction to the same event (eroded to severity 0, say)
+    # reacts no more: every ring hook reads its own Dynamic first, so in every version such a
+    # reaction failed the command instead of being recorded.
+    REACT_WHEN_GONE = False
 
     def __init__(self, s: Ring, rng: Rng):
         super().__init__(s, evolve, HOOKS, active_effects, rng)
