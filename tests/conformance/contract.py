@@ -253,14 +253,17 @@ class RulesetContract(ViewsContract, RoutesContract, ABC):
             return
         assert variants, "declare hidden_setup_variants for this ruleset"
         for a, b, owner in variants:
-            made = [self.created(setup) for setup in (a, b)]
-            assert [r.event for r in made[0][1]] != [r.event for r in made[1][1]], "the variants are the same"
-            for viewer in self.viewers(made[0][0].table):
-                if viewer.seat == owner:
-                    continue
-                seen = [orjson.dumps([dumps(build(state, records, viewer)).decode(), view_json(state, viewer)])
-                        for state, records in made]
-                assert seen[0] == seen[1], (owner, viewer)
+            self.assert_only_owner_sees_a_difference([self.created(setup) for setup in (a, b)], owner)
+
+    def assert_only_owner_sees_a_difference(self, made: list[tuple[BattleState, list[Any]]], owner: str | None) -> None:
+        """Two create batches that differ: every viewer but `owner` reads the same replay and view."""
+        assert [r.event for r in made[0][1]] != [r.event for r in made[1][1]], "the two batches are the same"
+        for viewer in self.viewers(made[0][0].table):
+            if viewer.seat == owner:
+                continue
+            seen = [orjson.dumps([dumps(build(state, records, viewer)).decode(), view_json(state, viewer)])
+                    for state, records in made]
+            assert seen[0] == seen[1], (owner, viewer)
 
     # A ruleset whose setups hold nothing secret (skirmish: teams are public) says so here.
     setups_hide_nothing: ClassVar[bool] = False

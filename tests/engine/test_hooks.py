@@ -22,7 +22,14 @@ class Board(msgspec.Struct, frozen=True):
     effects: tuple = ()
 
 
+class Dispelled(Event, frozen=True, kw_only=True):
+    TOPIC = "test.Dispelled"
+    kind: str
+
+
 def evolve(s: Board, e: Event) -> Board:
+    if isinstance(e, Dispelled):
+        return msgspec.structs.replace(s, effects=tuple(x for x in s.effects if x.kind != e.kind))
     if isinstance(e, Hit):
         return msgspec.structs.replace(s, hp={**s.hp, e.target: s.hp[e.target] - e.amount})
     return s
@@ -205,24 +212,6 @@ def test_an_unchanged_event_is_recorded_without_calling_its_handler():
     assert b.events == [Healed(target="a")] and b.state is before
 
 
-class Dispelled(Event, frozen=True, kw_only=True):
-    TOPIC = "test.Dispelled"
-    kind: str
-
-
-class Ward(msgspec.Struct, frozen=True):
-    hp: dict
-    effects: tuple = ()
-
-
-def evolve_ward(s: Ward, e: Event) -> Ward:
-    if isinstance(e, Dispelled):
-        return msgspec.structs.replace(s, effects=tuple(x for x in s.effects if x.kind != e.kind))
-    if isinstance(e, Hit):
-        return msgspec.structs.replace(s, hp={**s.hp, e.target: s.hp[e.target] - e.amount})
-    return s
-
-
 WARDS = Hooks()
 
 
@@ -248,7 +237,7 @@ class Strict(Resolver):
 def test_an_effect_removed_by_an_earlier_reaction_reacts_only_where_the_rules_keep_it(resolver, hits):
     # given a dispel (first in source order) and a curse, both reacting to a heal
     effects = (Effect(kind="dispel", owner="a"), Effect(kind="curse", owner="a"))
-    b = resolver(Ward(hp={"a": 10}, effects=effects), evolve_ward, WARDS, lambda s: s.effects, None)
+    b = resolver(Board(hp={"a": 10}, effects=effects), evolve, WARDS, lambda s: s.effects, None)
     # when the heal is applied, and the dispel's reaction removes the curse
     b.emit(Healed(target="a"))
     # then the curse still hits where gone effects react, and does not where they don't
