@@ -23,31 +23,35 @@ from domain.ai.match import play, seeded_bytes  # noqa: E402
 from domain.battles import Battles  # noqa: E402
 from domain.engine.events import SPECTATOR  # noqa: E402
 from domain.engine.ruleset import get_ruleset  # noqa: E402
+from domain.engine.bots import Bot  # noqa: E402
+from domain.engine.content import param_bounds  # noqa: E402
 from domain.engine.rng import Rng  # noqa: E402
+from domain.rulesets.ring.state import Params  # noqa: E402
 
 TARGET_P99_MS = 5.0
 
 
-class Skirmisher:
+class Skirmisher(Bot):
     """Random play that never strikes a leader, so the battle runs as long as asked."""
     name = "skirmisher"
-    needs_view = False
 
-    def choose(self, view, legal, rng: Rng):
+    def choose(self, view, legal, rng: Rng, memory=None):
         calm = [c for c in legal if type(c).__name__ != "StrikeLeader"]
         return rng.choice(calm or legal)
 
 
 def long_battle(events: int):
+    """A ring battle of at least `events` events, or as long as ring's longest time limit allows."""
     ruleset = get_ruleset("ring")
+    longest = param_bounds(Params)["max_turns"][1]
     turns = 50
     while True:
         setup = {**ruleset.fresh_setup(), "params": {"max_turns": turns}}
         match = play(ruleset, {s: Skirmisher() for s in ruleset.default_table().seats}, battle_id="00000000-0000-4000-8000-00000000beef",
                      revealed=seeded_bytes("seek", turns), bot_seed=seeded_bytes("seek-bots", turns), setup=setup)
-        if len(match.records) >= events:
+        if len(match.records) >= events or turns == longest:
             return match
-        turns = int(turns * events / len(match.records) * 1.1) + 1
+        turns = min(longest, int(turns * events / len(match.records) * 1.1) + 1)
 
 
 def percentile(values: list[float], pct: float) -> float:
