@@ -42,8 +42,11 @@ def routes(client: Any, tokens: dict[str, str], seat: str | None) -> dict[str, b
     spectator)."""
     base, headers = f"/battles/{BATTLE_ID}", auth(tokens, seat)
     seq = client.get(base, headers=headers).json()["seq"]
+    views = client.app.state.services.projections
+    views.wait(views.head())        # the read models (list, memory, history) have every event
     paths = [base, f"{base}/events", f"{base}/at/{seq}", f"{base}/replay", f"/viewer/api/battles/{BATTLE_ID}/timeline",
-             f"/sets/{SET_ID}", f"/sets/{SET_ID}/audit", *((f"{base}/legal",) if seat else ())]
+             f"/sets/{SET_ID}", f"/sets/{SET_ID}/audit", "/battles?status=live", f"/players/player-{seat or next(iter(tokens))}",
+             *((f"{base}/legal", f"{base}/memory") if seat else ())]
     found = {}
     for path in paths:
         response = client.get(path, headers=headers)
