@@ -19,6 +19,7 @@ from domain.engine.wire import MAX_DEPTH, nested_deeper
 
 from .errors import BodyTooDeep
 
+
 class DepthCheckedRequest(Request):
     async def json(self) -> Any:
         if nested_deeper(await self.body()):

@@ -22,10 +22,9 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from domain.engine.errors import RingsideError
-from domain.engine.wire import INT_MAX, check_wire
+from domain.engine.wire import INT_MAX, check_wire, nested_deeper
 
 from .auth import bearer_of
-from .bodies import nested_deeper
 from .errors import bug_response, ringside_response, store_down_response
 from .routes.battles import create, legal_of, submit
 from .routes.models import MAX_SEATS

@@ -4,8 +4,8 @@
   players at its seats, so a side of several heroes wins or loses together; a side of one
   seat rates exactly as a one-player team. A side with no seat (rat's enemies, played by the
   rules' own AI) is not rated: it plays as a fixed anchor of the default rating, never
-  updated, so a party's rating measures how reliably it beats the rules' AI. A battle outside a set is rated when it ends; a
-  set is rated once, when it ends, by its result. The ranking is by ordinal (mu - 3 sigma).
+  updated, so a party's rating measures how reliably it beats the rules' AI. A battle outside
+  a set is rated when it ends; a set is rated once, when it ends, by its result. The ranking is by ordinal (mu - 3 sigma).
 - `history`: each player's battles and sets, with the seat and side they played and the
   result of that side.
 
@@ -86,10 +86,10 @@ class Leaderboards(Projection):
         stats_key = self.key(ruleset, "stats")
         order = sorted(sides)
         players = sorted({player for side in order for _, player in sides[side]})
-        rows = {p: self.store.hget(stats_key, p) or {"mu": None, "sigma": None, "games": 0, "wins": 0}
-                for p in players}
         if not players:
             return []
+        rows = {p: self.store.hget(stats_key, p) or {"mu": None, "sigma": None, "games": 0, "wins": 0}
+                for p in players}
         teams = [[self._rating(rows[p], p) for _, p in sides[side]] or [self.model.rating(name=RULES_ANCHOR)]
                  for side in order]
         rated = self.model.rate(teams, ranks=[0 if winner is None or side == winner else 1 for side in order])

@@ -10,8 +10,8 @@ from contextvars import ContextVar
 from functools import cache, cached_property
 from hashlib import blake2b
 from pathlib import Path
-from types import MappingProxyType
 import typing
+from types import MappingProxyType
 from typing import Annotated, Any, NamedTuple, TypeVar
 
 import msgspec
@@ -107,7 +107,8 @@ _RECORDED: ContextVar[bool] = ContextVar("recorded_inputs", default=False)
 
 @contextmanager
 def recorded_inputs() -> Iterator[None]:
-    """Within it, setups and players are read as recorded: declared param ranges and the other
+    """Within it, setups and players are read as recorded: a param is held to its declared lower
+    end and to PARAM_MAX, what every version accepted, not to today's upper end; the other
     limits on new battles (`new_inputs()` says which apply) are not checked."""
     token = _RECORDED.set(True)
     try:
@@ -123,9 +124,10 @@ def new_inputs() -> bool:
 
 class Bound(NamedTuple):
     """An integer param's declared range, `Annotated[int, Bound(lo, hi)]`. It binds the setups
-    a battle is created with (`parse_params`), not what is decoded from the log nor a recorded
-    setup re-simulated (`recorded_inputs`): a battle recorded before a range narrowed still
-    folds, verifies and shows."""
+    a battle is created with (`parse_params`). Decoding the log ignores it, and a recorded setup
+    re-simulated (`recorded_inputs`) is held to `lo`..PARAM_MAX only: a battle recorded before
+    the upper end narrowed still folds, verifies and shows, and no replay of any age gets a
+    value past what the engine ever took."""
     lo: int
     hi: int
 
@@ -161,10 +163,11 @@ def parse_params(raw: Any, cls: type[P]) -> P:
         if path in bounds and isinstance(given, int) and not isinstance(given, bool):
             out_of_range(path, bounds[path], given)
         raise SetupError(f"params.{path}".rstrip("."), str(exc)) from None
-    for name, (lo, hi) in bounds.items() if new_inputs() else ():
-        value = getattr(params, name)
-        if not lo <= value <= hi:
-            out_of_range(name, (lo, hi), value)
+    recorded = not new_inputs()
+    for name, (lo, hi) in bounds.items():
+        bound = (lo, PARAM_MAX) if recorded else (lo, hi)
+        if not bound[0] <= getattr(params, name) <= bound[1]:
+            out_of_range(name, bound, getattr(params, name))
     return params
 
 

@@ -255,7 +255,7 @@ class Resolver(Generic[S]):
         for effect, fn, bound in self._hooks.plan(_AFTER, type(event), effects):
             if bound is not None and getattr(event, bound) != effect.subject:  # type: ignore[attr-defined]
                 continue
-            if not self.REACT_WHEN_GONE and self.state is not planned_on and not self._holds(effect):
+            if not self.REACT_WHEN_GONE and self.state is not planned_on and not self.holds(effect):
                 continue
             reactions = fn(HookContext(effect, self), self.state, event)
             if reactions:
@@ -263,9 +263,10 @@ class Resolver(Generic[S]):
                 for reaction in reactions:
                     self.emit(reaction)
 
-    def _holds(self, effect: Effect) -> bool:
+    def holds(self, effect: Effect) -> bool:
         """Whether the state still holds `effect` (the same kind and owner; its severity or age
-        may have changed since the reactions were planned)."""
+        may have changed since the reactions were planned). A ruleset whose effects can be in
+        play but out of effect says what "still held" means for it."""
         return any(e.kind == effect.kind and e.owner == effect.owner for e in self._effects(self.state))
 
     def settle(self, event: EventT) -> EventT | None:

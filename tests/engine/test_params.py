@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 import msgspec
 import pytest
 
-from domain.engine.content import PARAM_MAX, Bound, param_bounds, parse_params
+from domain.engine.content import PARAM_MAX, Bound, param_bounds, parse_params, recorded_inputs
 from domain.engine.errors import SetupError
 
 
@@ -86,3 +86,20 @@ def test_params_decoded_from_the_log_are_not_held_to_todays_ranges():
     recorded = msgspec.json.encode({"hand_size": 40, "turns": 80})
     assert msgspec.json.decode(recorded, type=Params) == Params(hand_size=40)
     assert msgspec.convert({"hand_size": 40}, type=Params) == Params(hand_size=40)
+
+
+def test_a_recorded_setup_is_held_to_the_lower_end_and_to_what_the_engine_ever_took():
+    # given a recorded setup re-simulated (verify, a set's audit)
+    with recorded_inputs():
+        # then a value past today's upper end (12) but within PARAM_MAX is read as recorded
+        assert parse_params({"hand_size": 40}, Params) == Params(hand_size=40)
+        # and one below the lower end, or past PARAM_MAX, is still refused
+        for raw, message in (({"hand_size": 0}, "setup.params.hand_size: must be between 1 and 1000000, not 0"),
+                             ({"turns": PARAM_MAX + 1},
+                              "setup.params.turns: must be between 0 and 1000000, not 1000001")):
+            with pytest.raises(SetupError) as caught:
+                parse_params(raw, Params)
+            assert caught.value.message == message
+    # and outside it, today's range holds again
+    with pytest.raises(SetupError):
+        parse_params({"hand_size": 40}, Params)

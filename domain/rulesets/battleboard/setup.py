@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from domain.engine.content import check_keys, parse_params
+from domain.engine.content import check_keys, new_inputs, parse_params
 from domain.engine.errors import SetupError
 from domain.engine.table import Table
 
@@ -63,7 +63,8 @@ def parse_setup(raw: Mapping[str, Any]) -> BattleboardSetup:
         raise SetupError("heroes", f"needs a list of 1 to {len(HERO_SEATS)} heroes, one per hero seat")
     builds = tuple(parse_hero(f"heroes[{i}]", h, params) for i, h in enumerate(heroes))
     foes, board = parse_foes(raw)
-    check_sections(params, board, {HEROES: len(builds), FOES: len(foes)})
+    if new_inputs():        # a battle recorded before this check still re-simulates
+        check_sections(params, board, {HEROES: len(builds), FOES: len(foes)})
     return BattleboardSetup(params=params, heroes=builds, foes=foes, map=board)
 
 

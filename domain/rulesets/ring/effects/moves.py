@@ -189,6 +189,11 @@ class RingResolver(Resolver[Ring]):
     # reaction failed the command instead of being recorded.
     REACT_WHEN_GONE = False
 
+    def holds(self, effect: Effect) -> bool:
+        """Its Dynamic is still in play, in effect or not (a KO'd carrier's, a disabled
+        equipment's): only a Dynamic that left play is skipped, whose hook would fail."""
+        return effect.owner in dynamics_by_id(self.state)
+
     def __init__(self, s: Ring, rng: Rng):
         super().__init__(s, evolve, HOOKS, active_effects, rng)
 
