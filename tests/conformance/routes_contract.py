@@ -97,7 +97,7 @@ class RoutesContract:
         redaction function gives it the same log in both: once the rules themselves show it
         something of the hidden difference (a card flipped face up), its views may differ."""
         watching = [viewer for viewer in (None, *seats) if (viewer != owner or owner is None) and len(clients) > 1]
-        compared = 0 if watching else len(seats) + 1
+        compared = 0
         for _ in range(STEPS):
             for viewer in list(watching):
                 logs = [c.app.state.services.battles.events(BATTLE_ID, Viewer(seat=viewer)) for c in clients]
@@ -110,7 +110,8 @@ class RoutesContract:
             self.no_chain_reaches_anyone(clients[0], tokens, seats)
             if (len(clients) > 1 and not watching) or not self.step_both(clients, tokens, seats, rng):
                 break
-        assert compared > len(seats), "the battle revealed the hidden difference at once"
+        if len(clients) > 1:
+            assert compared > len(seats), "the battle revealed the hidden difference at once"
 
     def step_both(self, clients: list[Any], tokens: dict[str, str], seats: tuple[str, ...],
                   rng: random.Random) -> bool:
