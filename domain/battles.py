@@ -355,8 +355,9 @@ class Battles:
         body = found[0].body
         created = decode_event(BattleCreated.TOPIC, body["created"])
         ruleset = ruleset_of(created)
-        if (created.ruleset_version, created.content_hash) != (ruleset.version, ruleset.content_hash):
-            return None     # a snapshot folded by other rules; fold from the events instead
+        if (created.ruleset_version, created.content_hash) != (ruleset.version, ruleset.content_hash) or \
+                body.get("installed") != get_ruleset(created.ruleset).version:
+            return None     # folded by other rules, or stored by other code: fold from the events instead
         first = fold(ruleset, None, Recorded(1, created, ""))
         return msgspec.structs.replace(
             first, seq=body["seq"], chain=body["chain"], game=msgspec.convert(body["game"], type=ruleset.state_type),

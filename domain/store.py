@@ -21,6 +21,7 @@ from eventsourcing.persistence import Mapper, Notification, OperationalError, St
 
 from domain.engine.errors import RingsideError
 from domain.engine.events import Recorded, decode_record, event_data
+from domain.engine.ruleset import get_ruleset
 
 DEFAULT_DATABASE_URL = "sqlite:///./ringside.db"
 SNAPSHOT_TOPIC = "ringside.Snapshot"
@@ -216,6 +217,8 @@ class StateCache:
 
 
 def encode_snapshot(state: Any) -> dict[str, Any]:
-    return {"seq": state.seq, "chain": state.chain, "created": event_data(state.created),
+    """A state as stored, with the version of its ruleset installed when it was written: the
+    code that folded it, which a later version's code need not read the same way."""
+    return {"installed": get_ruleset(state.created.ruleset).version, "seq": state.seq, "chain": state.chain, "created": event_data(state.created),
             "game": msgspec.to_builtins(state.game),
             "outcome": msgspec.to_builtins(state.outcome) if state.outcome else None}

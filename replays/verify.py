@@ -144,7 +144,7 @@ def resimulate(header: Mapping[str, Any], records: list[Recorded]) -> str | None
         raise Unverifiable(
             f"the replay pins {created.ruleset} {created.ruleset_version} (content {created.content_hash}); "
             f"installed is {installed.version} (content {installed.content_hash}), which keeps "
-            f"{', '.join(installed.releases) or 'no earlier release'}; re-simulation needs the pinned one")
+            f"{', '.join(installed.earlier_versions) or 'no earlier release'}; re-simulation needs the pinned one")
     try:
         with recorded_inputs():        # held to the limits of its day, not today's
             state, produced = open_battle(

@@ -17,5 +17,5 @@ def list_rulesets() -> Response:
     return json_response({"rulesets": [
         {"id": r.id, "version": r.version, "content_hash": r.content_hash, "seats": list(r.default_table().seats),
          "sides": r.default_table().as_json(), "setup_schema": r.setup_schema, "default_setup": r.default_setup,
-         "content": r.content.as_json(), "bots": policy_names(r.id), "earlier_versions": list(r.releases)}
+         "content": r.content.as_json(), "bots": policy_names(r.id), "earlier_versions": r.earlier_versions}
         for r in all_rulesets().values()]})

@@ -4,7 +4,7 @@ param."""
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache, cached_property
@@ -12,11 +12,12 @@ from hashlib import blake2b
 from pathlib import Path
 import typing
 from types import MappingProxyType
-from typing import Annotated, Any, NamedTuple, TypeVar
+from typing import Annotated, Any, Generic, NamedTuple, TypeVar
 
 import msgspec
 
 from .errors import SetupError, quote
+from .in_force import param_defaults
 
 P = TypeVar("P", bound=msgspec.Struct)
 # A game number (a hand size, a deck size, basis points) no ruleset needs more of. It keeps
@@ -28,21 +29,12 @@ PARAM_MAX = 1_000_000
 class ContentFiles:
     """A ruleset's content: TOML files read once, hashed by name and bytes (replays pin the
     hash), and shown as JSON table by table. A subclass names its `TABLES` (attributes that
-    hold `{id: record}`) and loads them from `self.files`.
-
-    An earlier release's content is today's files overlaid by a `release` folder that keeps
-    only what differs: the files as that release had them, and in `absent.txt` the names of
-    files it did not have. Its hash proves the overlay is exact."""
+    hold `{id: record}`) and loads them from `self.files`. An earlier release's content is
+    the complete folder kept under its hash (`domain.engine.releases`)."""
     TABLES: tuple[str, ...] = ()
 
-    def __init__(self, directory: Path, release: Path | None = None):
+    def __init__(self, directory: Path):
         self.files = toml_files(directory)
-        if release is not None:     # an earlier release: the files it changed, and those it lacked
-            self.files.update(toml_files(release))
-            absent = release / ABSENT
-            for name in absent.read_text().split() if absent.exists() else ():
-                self.files.pop(name, None)
-            self.files = dict(sorted(self.files.items()))
 
     def toml(self, name: str) -> dict[str, Any]:
         return tomllib.loads(self.files[name].decode())
@@ -56,7 +48,25 @@ class ContentFiles:
                 for table in self.TABLES}
 
 
-ABSENT = "absent.txt"
+C = TypeVar("C", bound=ContentFiles)
+
+
+class InForce(Generic[C]):
+    """A ruleset's content in force: today's, unless a kept release (`domain.engine.releases`)
+    pins its own for a call. The rules read it through `get` at every step, never through a
+    module global, so an old battle plays by its own content (this thread or task only)."""
+
+    def __init__(self, today: C, name: str):
+        self._var: ContextVar[C] = ContextVar(name, default=today)
+        self.get: Callable[[], C] = self._var.get
+
+    @contextmanager
+    def playing(self, pinned: C) -> Iterator[None]:
+        token = self._var.set(pinned)
+        try:
+            yield
+        finally:
+            self._var.reset(token)
 
 
 def toml_files(directory: Path) -> dict[str, bytes]:
@@ -155,6 +165,8 @@ def param_bounds(cls: type[msgspec.Struct]) -> Mapping[str, tuple[int, int]]:
 def parse_params(raw: Any, cls: type[P]) -> P:
     """A ruleset's `params` Struct from setup JSON: typed, every integer within its declared range."""
     bounds = param_bounds(cls)
+    if isinstance(raw, Mapping):         # an earlier release's defaults for what the setup leaves out
+        raw = {**param_defaults(cls), **raw}
     try:
         params = msgspec.convert(raw, type=cls)
     except msgspec.ValidationError as exc:

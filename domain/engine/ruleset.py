@@ -16,14 +16,14 @@ whether it exists:
 | `memory_known(view, seat)`: the others' resources a seat knows | nothing |
 | `bots`: the game's own bot policies, by name | none (the generic ones still play) |
 | `anytime`: command types any seat may send whenever the battle runs (a forfeit) | none |
-| `releases`: earlier versions this code still plays, by version (`releases.py`) | none |
+| `releases`: earlier versions this code still plays (`domain.engine.releases.Kept`) | none |
 """
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
 import msgspec
 
@@ -33,6 +33,9 @@ from .events import Command, CommandCodec, Event, Seat, Viewer
 from .registry import Registry, caller_place
 from .rng import Rng
 from .table import Side, Table, duel_table
+
+if TYPE_CHECKING:
+    from .releases import Kept
 
 S = TypeVar("S")
 
@@ -118,21 +121,25 @@ class Ruleset(Generic[S]):
     # or not (skirmish's forfeit). They are not moves: `legal_commands` leaves them out, so no
     # bot picks them, and `decide` must accept them from every seat in every running state.
     anytime: frozenset[str] = frozenset()
-    # Rule evolution (DESIGN.md): each earlier version still played, built on first use by
-    # `domain.engine.releases.earlier_release` from today's code, its content by hash and
-    # its version-keyed rule parameters.
-    releases: Mapping[str, Callable[[], "Ruleset[Any]"]] = field(default_factory=dict)
+    # Rule evolution (DESIGN.md): the earlier versions this code still plays, each a snapshot
+    # of its content and rule parameters (`domain.engine.releases`), built on first use.
+    releases: "Kept | None" = None
+
+    @property
+    def earlier_versions(self) -> list[str]:
+        """The kept releases but the installed one (kept too once it is cut, before the bump)."""
+        return [v for v in self.releases or () if v != self.version]
 
     def release(self, version: str, content_hash: str) -> "Ruleset[Any] | None":
         """The ruleset exactly as `version` with `content_hash` played, or None if this code
         base no longer plays it."""
         if (version, content_hash) == (self.version, self.content_hash):
             return self
-        if version not in self.releases:
+        if self.releases is None or version not in self.releases:
             return None
         built = _BUILT.get((self.id, version))
         if built is None:
-            built = _BUILT[(self.id, version)] = self.releases[version]()
+            built = _BUILT[(self.id, version)] = self.releases.build(self, version)
         return built if built.content_hash == content_hash else None
 
     @property

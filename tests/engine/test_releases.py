@@ -1,27 +1,61 @@
-"""Rule evolution: an earlier release's content is today's files overlaid by the files it
-kept, and a ruleset finds an earlier release by version and content hash."""
+"""Rule evolution: a kept release is a complete snapshot of its content (by hash) and its
+parameter defaults, and a ruleset finds it by version and content hash."""
 from __future__ import annotations
 
-from domain.engine.content import ContentFiles, files_hash
+from contextlib import nullcontext
+from typing import Annotated
+
+import msgspec
+import pytest
+
+from domain.engine.content import Bound, ContentFiles, files_hash, parse_params
+from domain.engine.in_force import Older, Release, in_force, rules_in_force
+from domain.engine.releases import Kept
+from replays.release import CutError, snapshot
 from domain.rulesets.ring import RULESET
 from domain.rulesets.ring.content import content
 
 RING_1_0_0 = "4e42f7059f26156685327047d0170fbc"
 
 
-def test_a_release_folder_overlays_the_files_it_changed_and_drops_those_it_lacked(tmp_path):
-    # given today's a.toml and b.toml, and a release that had another a.toml and no b.toml
-    today, old = tmp_path / "content", tmp_path / "releases" / "0.9.0"
-    today.mkdir()
-    old.mkdir(parents=True)
-    (today / "a.toml").write_text("x = 2\n")
-    (today / "b.toml").write_text("y = 1\n")
-    (old / "a.toml").write_text("x = 1\n")
-    (old / "absent.txt").write_text("b.toml\n")
-    # then the release's files are its own, and so is its hash
-    released = ContentFiles(today, release=old)
-    assert released.files == {"a.toml": b"x = 1\n"}
-    assert released.hash == files_hash({"a.toml": b"x = 1\n"}) != ContentFiles(today).hash
+def test_a_kept_release_is_its_complete_content_by_hash_and_its_parameter_defaults(tmp_path):
+    # given a ruleset whose releases folder keeps 0.9.0: content {a.toml} and a param default
+    kept = Kept(tmp_path / "releases", content=ContentFiles, playing=lambda c: nullcontext(), params=Params)
+    files = {"a.toml": b"x = 1\n"}
+    snapshot(kept, "0.9.0", files, files_hash(files), {"size": 3}, {})
+    # then its content is exactly those files, found under their hash
+    assert list(kept) == ["0.9.0"]
+    assert kept.content_of("0.9.0").files == files
+    assert kept.content_dir(files_hash(files)).is_dir()
+    # and a second cut of the same version is refused: a kept release is never rewritten
+    with pytest.raises(CutError):
+        snapshot(kept, "0.9.0", files, files_hash(files), {"size": 4}, {})
+
+
+class Params(msgspec.Struct, frozen=True, kw_only=True):
+    size: Annotated[int, Bound(1, 9)] = 5
+    later: Annotated[str, Older("old")] = "new"
+
+
+def test_a_field_added_after_a_release_takes_the_value_it_declares_for_older_ones():
+    # given release 0.9.0 cut before `later` existed, with size 3 the default then
+    release = Release(version="0.9.0", content="", params={"size": 3})
+    # then a setup that leaves them out gets 0.9.0's size and `later` as it played: "old"
+    with in_force(release):
+        assert parse_params({}, Params) == Params(size=3, later="old")
+        assert parse_params({"later": "new"}, Params) == Params(size=3, later="new")
+        assert rules_in_force(Params) == Params(size=5, later="old")    # its rules name no size
+    # and today, the defaults are today's
+    assert parse_params({}, Params) == Params(size=5, later="new")
+
+
+def test_a_release_whose_content_does_not_hash_as_cut_is_refused(tmp_path):
+    kept = Kept(tmp_path / "releases", content=ContentFiles, playing=lambda c: nullcontext())
+    files = {"a.toml": b"x = 1\n"}
+    snapshot(kept, "0.9.0", files, files_hash(files), {}, {})
+    (kept.content_dir(files_hash(files)) / "a.toml").write_text("x = 2\n")
+    with pytest.raises(ValueError, match="hashes to"):
+        kept.build(RULESET, "0.9.0")
 
 
 def test_ring_finds_each_release_by_version_and_content_hash():

@@ -18,7 +18,7 @@ EVERY = sorted(f for d in VERSIONS for f in d.glob("*.jsonl"))
 
 def test_every_installed_ruleset_version_has_its_fixtures():
     recorded = {p.name for p in VERSIONS}
-    missing = [f"{r.id}_{v}" for r in all_rulesets().values() for v in (*r.releases, r.version)
+    missing = [f"{r.id}_{v}" for r in all_rulesets().values() for v in (*r.earlier_versions, r.version)
                if f"{r.id}_{v}" not in recorded]
     assert missing == []
 
@@ -27,7 +27,7 @@ def test_every_installed_ruleset_version_has_its_fixtures():
 def test_a_fixture_folder_names_a_version_this_code_plays(folder):
     ruleset_id, version = folder.name.rsplit("_", 1)
     ruleset = get_ruleset(ruleset_id)
-    assert version == ruleset.version or version in ruleset.releases
+    assert version == ruleset.version or version in ruleset.earlier_versions
 
 
 @pytest.mark.parametrize("path", EVERY, ids=lambda p: f"{p.parent.name}/{p.stem}")

@@ -1,14 +1,17 @@
 """`battleboard`: the 5x6 battle board of seed 002. See README.md for every open choice."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import msgspec
 
+from domain.engine.releases import Kept
 from domain.engine.ruleset import Ruleset, register
 
 from . import decide as rules
 from .bots import BOTS
 from .commands import CODEC
-from .content import CONTENT
+from .content import CONTENT, BattleboardContent, playing
 from .evolve import evolve
 from .legal import legal_commands
 from .setup import DEFAULT_SETUP, parse_setup, table
@@ -31,4 +34,5 @@ RULESET: Ruleset[Battleboard] = register(Ruleset(
     parse_setup=parse_setup, start=start, evolve=evolve, awaiting=rules.awaiting,
     legal_commands=legal_commands, decide=rules.decide, view=view, outcome=rules.outcome,
     table=table, turn=rules.turn, memory_known=memory_known, bots=BOTS,
+    releases=Kept(Path(__file__).parent / "releases", content=BattleboardContent, playing=playing, params=Params),
 ))

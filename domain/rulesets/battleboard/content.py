@@ -7,7 +7,7 @@ from typing import TypeVar
 
 import msgspec
 
-from domain.engine.content import ContentFiles
+from domain.engine.content import ContentFiles, InForce
 
 T = TypeVar("T", bound=msgspec.Struct)
 
@@ -173,5 +173,7 @@ class BattleboardContent(ContentFiles):
 
 
 CONTENT = BattleboardContent()
+IN_FORCE = InForce(CONTENT, "battleboard_content")
+content, playing = IN_FORCE.get, IN_FORCE.playing
 TOKENS: dict[str, Token] = CONTENT.tokens
 ACTIONS: dict[str, Action] = CONTENT.actions

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import msgspec
 
-from domain.engine.content import ContentFiles
+from domain.engine.content import ContentFiles, InForce
 
 CONTENT_DIR = Path(__file__).parent / "content"
 CardId = str
@@ -50,4 +50,6 @@ class Content(ContentFiles):
 
 
 CONTENT = Content()
+IN_FORCE = InForce(CONTENT, "deckduel_content")
+content, playing = IN_FORCE.get, IN_FORCE.playing
 CARDS = CONTENT.cards

@@ -1,28 +1,23 @@
 """`rat`: the priority-ordered JRPG battle of seed 003. See README.md for every open choice."""
 from __future__ import annotations
 
-import functools
+from pathlib import Path
 
 import msgspec
 
+from domain.engine.releases import Kept
 from domain.engine.ruleset import Ruleset, Sealing, register
 
 from . import decide as rules
 from .bots import BOTS
 from .carry import SetRules
 from .commands import CODEC
-from .content import AI_LEVELS, CONTENT
+from .content import AI_LEVELS, CONTENT, Content, playing
 from .evolve import evolve
-from .releases import RELEASES, release
 from .setup import DEFAULT_SETUP, parse_setup, seal_setup, table, unseal_setup
 from .start import start
-from .state import Params, Rat
+from .state import Params, Rat, Rules
 from .view import memory_known, view
-
-
-def _earlier(version: str) -> Ruleset[Rat]:
-    """Rat as `version` played it (`releases.py`), built on first use."""
-    return release(RULESET, version)
 
 
 RULESET: Ruleset[Rat] = register(Ruleset(
@@ -41,5 +36,5 @@ RULESET: Ruleset[Rat] = register(Ruleset(
     legal_commands=rules.legal_commands, decide=rules.decide, view=view, outcome=rules.outcome,
     table=table, sealing=Sealing(seal_setup, unseal_setup), set_rules=SetRules(), turn=rules.turn,
     memory_known=memory_known, bots=BOTS,
-    releases={version: functools.partial(_earlier, version) for version in RELEASES},
+    releases=Kept(Path(__file__).parent / "releases", content=Content, playing=playing, params=Params, rules=Rules),
 ))

@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from domain.engine.content import ContentFiles
+from domain.engine.content import ContentFiles, InForce
 
 CONTENT_DIR = Path(__file__).parent / "content"
 
@@ -164,3 +164,5 @@ class Content(ContentFiles):
 
 
 CONTENT = Content()
+IN_FORCE = InForce(CONTENT, "rat_content")
+content, playing = IN_FORCE.get, IN_FORCE.playing

@@ -7,6 +7,7 @@ from typing import Any
 import msgspec
 
 from domain.engine.events import Event
+from domain.engine.in_force import rules_in_force
 from domain.engine.rng import Rng
 
 from . import events as ev
@@ -73,8 +74,9 @@ def _hp_apart(enemies: tuple[Entity, ...]) -> tuple[tuple[dict[str, Any], ...], 
     return shown, {e.id: e.max_hp for e in enemies}
 
 
-def start(setup: RatSetup, rng: Rng, rules: Rules = Rules()) -> Sequence[Event]:
-    """The opening batch; `rules` are today's unless an earlier release plays (`releases.py`)."""
+def start(setup: RatSetup, rng: Rng) -> Sequence[Event]:
+    """The opening batch, with the rule choices of the release in force (today's, or a kept one's)."""
+    rules = rules_in_force(Rules)
     seats = {PARTY: PARTY_SEAT, ENEMIES: ENEMY_SEAT if setup.enemy_seat else None}
     members = tuple(member_entity(m, setup.params) for m in setup.party)
     enemies, enemy_hp = _hp_apart(enemy_entities(setup))

@@ -1,28 +1,23 @@
 """`ring`: the monster battler of seed 000. See README.md for every open choice."""
 from __future__ import annotations
 
-import functools
+from pathlib import Path
 
 import msgspec
 
+from domain.engine.releases import Kept
 from domain.engine.ruleset import Ruleset, Sealing, register
 
 from . import decide as rules
 from .bots import BOTS
 from .carry import SetRules
 from .commands import CODEC
-from .content import CONTENT
+from .content import CONTENT, Content, playing
 from .evolve import evolve
 from .prebattle import start
-from .releases import RELEASES, release
 from .setup import DEFAULT_SETUP, parse_setup, seal_setup, unseal_setup
 from .state import Params, Ring
 from .view import memory_known, view
-
-
-def _earlier(version: str) -> Ruleset[Ring]:
-    """Ring as `version` played it (`releases.py`), built on first use."""
-    return release(RULESET, version)
 
 
 RULESET: Ruleset[Ring] = register(Ruleset(
@@ -39,5 +34,5 @@ RULESET: Ruleset[Ring] = register(Ruleset(
     legal_commands=rules.legal_commands, decide=rules.decide, view=view, outcome=rules.outcome,
     sealing=Sealing(seal_setup, unseal_setup), set_rules=SetRules(), turn=lambda s: s.turn,
     memory_known=memory_known, bots=BOTS,
-    releases={version: functools.partial(_earlier, version) for version in RELEASES},
+    releases=Kept(Path(__file__).parent / "releases", content=Content, playing=playing, params=Params),
 ))

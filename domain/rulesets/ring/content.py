@@ -7,15 +7,12 @@ and every pool has the shape seed 000 gives it (6 arts x 3 children, 6 per tier)
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
-from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from domain.engine.content import ContentFiles
+from domain.engine.content import ContentFiles, InForce
 
 CONTENT_DIR = Path(__file__).parent / "content"
 ATTRIBUTES = ("hp", "mp", "atk", "def", "skl", "pry")   # growable, and lowered by EXS
@@ -176,8 +173,8 @@ def _records(raw: dict[str, Any], key: str, cls: type) -> dict[str, Any]:
 class Content(ContentFiles):
     TABLES = ("units", "pools", "abilities", "leaders", "items", "equipment", "battlefields", "dynamics", "decks")
 
-    def __init__(self, directory: Path = CONTENT_DIR, release: Path | None = None):
-        super().__init__(directory, release)
+    def __init__(self, directory: Path = CONTENT_DIR):
+        super().__init__(directory)
         raw: dict[str, dict[str, Any]] = {}
         for name, body in self.files.items():
             for key, table in self.toml(name).items():
@@ -207,23 +204,5 @@ class Content(ContentFiles):
 
 
 CONTENT = Content()
-_ACTIVE: ContextVar[Content] = ContextVar("ring_content", default=CONTENT)
-
-# `content()`: the content of the release being played: today's, unless `releases.py`
-# pinned an earlier one for this call (a replay or a battle recorded under an older
-# version). It is the context variable's own `get`, as the rules read it at every step.
-content: Callable[[], Content] = _ACTIVE.get
-
-
-def playing(pinned: Content) -> AbstractContextManager[None]:
-    """Play with `pinned` content until the block ends (this thread or task only)."""
-    return _using(pinned)
-
-
-@contextmanager
-def _using(pinned: Content) -> Iterator[None]:
-    token = _ACTIVE.set(pinned)
-    try:
-        yield
-    finally:
-        _ACTIVE.reset(token)
+IN_FORCE = InForce(CONTENT, "ring_content")
+content, playing = IN_FORCE.get, IN_FORCE.playing

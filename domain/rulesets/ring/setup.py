@@ -28,11 +28,10 @@ class RingSetup(msgspec.Struct, frozen=True, kw_only=True):
     battlefield: str | None = None
 
 
-def parse_setup(raw: Mapping[str, Any], rules: Mapping[str, Any] | None = None) -> RingSetup:
-    """The setup, its params defaulting to `rules` (an earlier release's) and then to today's."""
+def parse_setup(raw: Mapping[str, Any]) -> RingSetup:
+    """The setup; params it leaves out take the defaults of the release in force."""
     check_keys(raw, {*SEATS, "params", "battlefield"})
-    given = raw.get("params", {})
-    params = parse_params({**rules, **given} if rules and isinstance(given, Mapping) else given)
+    params = parse_params(raw.get("params", {}))
     battlefield = raw.get("battlefield")
     if battlefield is not None and battlefield not in content().battlefields:
         raise SetupError("battlefield", f"unknown battlefield {battlefield!r}; known: {', '.join(content().battlefields)}")

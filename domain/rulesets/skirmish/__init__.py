@@ -1,14 +1,17 @@
 """`skirmish`: the tactical card game on tiles of seed 001. See README.md for every open choice."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import msgspec
 
+from domain.engine.releases import Kept
 from domain.engine.ruleset import Ruleset, register
 
 from . import decide as rules
 from .bots import BOTS
 from .commands import CODEC
-from .content import CONTENT
+from .content import CONTENT, Content, playing
 from .evolve import evolve
 from .legal import awaiting, legal_commands
 from .prepare import start
@@ -30,4 +33,5 @@ RULESET: Ruleset[Skirmish] = register(Ruleset(
     parse_setup=parse_setup, start=start, evolve=evolve, awaiting=awaiting,
     legal_commands=legal_commands, decide=rules.decide, view=view, outcome=rules.outcome,
     turn=rules.turn, memory_known=memory_known, bots=BOTS, anytime=frozenset({"forfeit"}),
+    releases=Kept(Path(__file__).parent / "releases", content=Content, playing=playing, params=Params),
 ))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import msgspec
 
-from domain.engine.content import ContentFiles
+from domain.engine.content import ContentFiles, InForce
 from domain.engine.grid import Cell, Grid
 
 CONTENT_DIR = Path(__file__).parent / "content"
@@ -149,4 +149,6 @@ class Content(ContentFiles):
 
 
 CONTENT = Content()
+IN_FORCE = InForce(CONTENT, "skirmish_content")
+content, playing = IN_FORCE.get, IN_FORCE.playing
 CARDS = CONTENT.cards

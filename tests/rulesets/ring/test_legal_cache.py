@@ -10,8 +10,8 @@ from domain.ai import get_policy
 from domain.ai.match import play, seeded_bytes
 from domain.engine.battle import fold
 from domain.engine.ruleset import get_ruleset
-from domain.rulesets.ring.content import CONTENT, Content, playing
-from domain.rulesets.ring.releases import ARCHIVE
+from domain.rulesets.ring import RULESET
+from domain.rulesets.ring.content import CONTENT, playing
 from domain.rulesets.ring.state import Ring
 from domain.rulesets.ring import targets
 from domain.rulesets.ring.targets import battle_actions, battle_options, listed
@@ -24,7 +24,7 @@ def test_a_state_lists_its_battle_actions_once_per_content():
     today = battle_options(given, "p1")
     assert battle_options(given, "p1") is today                     # worked out once
     assert listed(given, "p1", today[0])
-    older = Content(release=ARCHIVE / "1.1.0")
+    older = RULESET.releases.content_of("1.1.0")
     with playing(older):
         assert not listed(given, "p1", today[0])                     # nothing kept for 1.1.0 yet
         assert battle_options(given, "p1") is not today
@@ -68,7 +68,7 @@ def test_target_lists_kept_from_the_last_state_give_the_actions_a_fresh_start_gi
 
 
 def test_what_a_dynamic_target_ability_asks_of_its_target_is_read_from_its_own_steps_and_content():
-    for rules in (CONTENT, Content(release=ARCHIVE / "1.0.0")):
+    for rules in (CONTENT, RULESET.releases.content_of("1.0.0")):
         with playing(rules):
             for ability in [*rules.abilities.values(), *rules.item_abilities.values()]:
                 removes = any(step.do == "remove" for step in ability.steps)

@@ -9,9 +9,9 @@ import pytest
 from msgspec.structs import replace
 
 from domain.engine.errors import SetupError
-from domain.rulesets.ring.content import CONTENT, Content, DeckUnit, playing
+from domain.rulesets.ring import RULESET
+from domain.rulesets.ring.content import CONTENT, DeckUnit, playing
 from domain.rulesets.ring.events import DeckBuilt
-from domain.rulesets.ring.releases import ARCHIVE
 from domain.rulesets.ring.roster import _loadout, build_fighter, loadout
 from domain.rulesets.ring.setup import parse_setup
 from domain.rulesets.ring.state import Params, PoolSlot
@@ -183,7 +183,7 @@ def test_a_loadout_found_by_the_pools_object_is_the_one_its_priorities_and_conte
     for _ in range(2):
         assert loadout(g) == ("heavy_slap", "double_slap", "ember_ward", "soothe")
         assert loadout(reordered) == ("haymaker", "jab", "shield_bash", "soothe")
-    older = Content(release=ARCHIVE / "1.0.0")
+    older = RULESET.releases.content_of("1.0.0")
     with playing(older):
         assert loadout(g) == _loadout(older, g.pools, g.priorities)
     assert loadout(g) == _loadout(CONTENT, g.pools, g.priorities)
@@ -258,7 +258,7 @@ def test_linear_variation_with_no_spread_changes_nothing():
 
 def test_pools_and_base_kept_per_unit_and_equipment_are_what_working_them_out_gives():
     from domain.rulesets.ring.roster import _base, _shape, equipped_base, equipped_pools
-    for rules in (CONTENT, Content(release=ARCHIVE / "1.0.0")):
+    for rules in (CONTENT, RULESET.releases.content_of("1.0.0")):
         with playing(rules):
             for unit_id in rules.units:
                 for equipment in (None, *rules.equipment.values()):
@@ -272,7 +272,7 @@ def test_pools_and_base_kept_per_unit_and_equipment_are_what_working_them_out_gi
 def test_a_kept_fighter_is_the_one_building_it_gives_and_each_event_gets_its_own_copy():
     from domain.rulesets.ring.prebattle import fighter_json
     from domain.rulesets.ring.setup import as_json, deck_json
-    for rules in (CONTENT, Content(release=ARCHIVE / "1.0.0")):
+    for rules in (CONTENT, RULESET.releases.content_of("1.0.0")):
         with playing(rules):
             for name, deck in rules.decks.items():
                 assert deck_json(name) == as_json(deck) and deck_json(name) is not deck_json(name)
