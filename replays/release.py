@@ -4,7 +4,7 @@ Run it before raising the ruleset's version (docs/adding-a-ruleset.md, Rule evol
 writes the complete snapshot `domain.engine.releases` plays the version from: every content
 file under `releases/content/<hash>/` (left as it is if a release with that content was cut
 before) and `releases/<version>.json` with the content hash and the defaults of the rule
-parameters. It never overwrites a release: a kept one is never edited.
+parameters. Cutting a kept version again changes nothing; it never rewrites a kept release.
 """
 from __future__ import annotations
 
@@ -26,17 +26,23 @@ class CutError(RingsideError):
 def snapshot(kept: Kept, version: str, files: dict[str, bytes], content_hash: str,
              params: dict[str, Any], rules: dict[str, Any]) -> Path:
     """Write release `version` (its content files, hashing to `content_hash`, and its
-    parameter defaults) into `kept`'s folder; CutError if it is already kept."""
+    parameter defaults) into `kept`'s folder. Cutting it again as it is changes nothing;
+    CutError if it is kept with anything else."""
     target = kept.folder / f"{version}.json"
+    release = Release(version=version, content=content_hash, params=params, rules=rules)
+    written = msgspec.json.format(msgspec.json.encode(release), indent=2) + b"\n"
     if target.exists():
-        raise CutError(f"{target} exists: a kept release is never rewritten")
+        if target.read_bytes() != written:
+            raise CutError(f"{target} keeps {version} otherwise: a kept release is never rewritten; "
+                           "raise the version before changing the rules")
+        return target
     folder = kept.content_dir(content_hash)
     if not folder.exists():
         for name, body in files.items():
             (folder / name).parent.mkdir(parents=True, exist_ok=True)
             (folder / name).write_bytes(body)
-    release = Release(version=version, content=content_hash, params=params, rules=rules)
-    target.write_bytes(msgspec.json.format(msgspec.json.encode(release), indent=2) + b"\n")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(written)
     return target
 
 

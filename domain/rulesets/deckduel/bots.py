@@ -9,7 +9,7 @@ from domain.ai.greedy import Wire, greedy
 from domain.engine.bots import BotFactory
 from domain.engine.registry import Registry
 
-from .content import CARDS
+from .content import content
 
 
 def score(view: Mapping[str, Any], cmd: Wire) -> float:
@@ -17,11 +17,11 @@ def score(view: Mapping[str, Any], cmd: Wire) -> float:
     if kind == "mulligan":
         # Send back cards the starting energy cannot pay for; keep the rest.
         me = _me(view)
-        wanted = sorted(c for c in (me["hand"] or []) if CARDS[c].cost > 3)
+        wanted = sorted(c for c in (me["hand"] or []) if content().cards[c].cost > 3)
         return 10.0 if sorted(cmd["cards"]) == wanted else -float(len(cmd["cards"]))
     if kind == "pass":
         return 0.0
-    card = CARDS[cmd["card"]]
+    card = content().cards[cmd["card"]]
     if kind == "discard":
         return card.cost + card.arrows - card.defense
     if kind == "drill":

@@ -1,6 +1,7 @@
 """Deckduel rules: the start, the legal commands, and what each command decides."""
 from __future__ import annotations
 
+import functools
 from functools import lru_cache
 from itertools import combinations
 
@@ -13,7 +14,7 @@ from domain.engine.ruleset import Decision, Outcome
 
 from . import events as ev
 from .commands import Discard, Mulligan, Pass, PlayAttack, PlayDrill
-from .content import CARDS, Card
+from .content import Card, Content, content
 from .effects import ATTACK_EFFECTS, HOOKS, Strike
 from .effects.moves import deal_damage, draw, energize
 from .effects.queries import Cost, HandSize, PowerUp, ReadyDraw
@@ -36,7 +37,7 @@ def _drill_effects(*drills: tuple[str, ...]) -> tuple[Effect, ...]:
 
 
 def _drill_kind(card_id: str) -> str:
-    kind = CARDS[card_id].drill
+    kind = content().cards[card_id].drill
     # Only drill cards reach play as drills, and the content test checks each names its effect.
     assert kind is not None, f"drill card {card_id!r} names no drill effect"
     return kind
@@ -82,11 +83,15 @@ def awaiting(s: Duel) -> frozenset[str]:
     return frozenset((s.turn,)) if s.turn else frozenset()
 
 
-# The command that plays, or discards, each card, built once: commands are frozen, and
-# `legal_commands` lists them for every decision of every battle.
-_PLAY: dict[str, Command] = {card_id: PlayAttack(card=card_id) if card.kind == "attack" else PlayDrill(card=card_id)
-                             for card_id, card in CARDS.items()}
-_DISCARD: dict[str, Command] = {card_id: Discard(card=card_id) for card_id in CARDS}
+# The commands that play, and discard, each card of a content, built once per content:
+# commands are frozen, and `legal_commands` lists them for every decision of every battle.
+@functools.cache
+def _card_commands(rules: Content) -> tuple[dict[str, Command], dict[str, Command]]:
+    play: dict[str, Command] = {card_id: PlayAttack(card=card_id) if card.kind == "attack" else PlayDrill(card=card_id)
+                                for card_id, card in rules.cards.items()}
+    return play, {card_id: Discard(card=card_id) for card_id in rules.cards}
+
+
 _PASS = Pass()
 
 
@@ -98,12 +103,13 @@ def legal_commands(s: Duel, seat: str) -> list[Command]:
         picks = {tuple(sorted(c)) for n in range(len(hand) + 1) for c in combinations(hand, n)}
         return [Mulligan(cards=p) for p in sorted(picks, key=lambda p: (len(p), p))]
     if s.phase == "discard":
-        return [_DISCARD[c] for c in sorted(set(hand))]
+        return [_card_commands(content())[1][c] for c in sorted(set(hand))]
     energy = len(s.side(seat).energy)
     # Without a drill that changes costs, each card costs what it says: no query per card.
     modified = costs_modified(s)
-    plays = [_PLAY[c] for c in sorted(set(hand))
-             if (cost_of(s, seat, CARDS[c]) if modified else CARDS[c].cost) <= energy]
+    rules = content()
+    plays = [_card_commands(rules)[0][c] for c in sorted(set(hand))
+             if (cost_of(s, seat, rules.cards[c]) if modified else rules.cards[c].cost) <= energy]
     plays.append(_PASS)
     return plays
 
@@ -189,7 +195,7 @@ def combat_action(b: Resolver[Duel], seat: str, cmd: PlayAttack | PlayDrill | Pa
 
 
 def playable(s: Duel, seat: str, card_id: str, kind: str) -> Card:
-    card = CARDS.get(card_id)
+    card = content().cards.get(card_id)
     if card is None or card_id not in s.side(seat).hand:
         raise RuleViolation(f"{card_id!r} is not in your hand")
     if card.kind != kind:

@@ -10,7 +10,7 @@ from domain.engine.content import check_keys, seat_part
 from domain.engine.content import parse_params as typed_params
 from domain.engine.errors import SetupError
 
-from .content import CARDS, CONTENT
+from .content import content
 from .state import SEATS, Params
 
 
@@ -58,15 +58,15 @@ def parse_params(raw: Any) -> Params:
 
 def parse_seat(seat: str, raw: Mapping[str, Any], params: Params) -> tuple[str, tuple[str, ...], bool]:
     name = raw.get("character")
-    character = CONTENT.characters.get(name) if isinstance(name, str) else None
+    character = content().characters.get(name) if isinstance(name, str) else None
     if character is None:
         raise SetupError(f"{seat}.character",
-                         f"unknown character {raw.get('character')!r}; known: {', '.join(CONTENT.characters)}")
+                         f"unknown character {raw.get('character')!r}; known: {', '.join(content().characters)}")
     deck = raw.get("deck", list(character.deck_list()))
     if not isinstance(deck, list):
         raise SetupError(f"{seat}.deck", "must be a list of card ids")
     for i, card in enumerate(deck):
-        if not isinstance(card, str) or card not in CARDS:
+        if not isinstance(card, str) or card not in content().cards:
             raise SetupError(f"{seat}.deck[{i}]", f"unknown card {card!r}")
     if len(deck) != params.deck_size:
         raise SetupError(f"{seat}.deck", f"has {len(deck)} cards; a deck has {params.deck_size}")

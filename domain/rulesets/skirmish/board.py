@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from domain.engine.grid import CanStop, Cell, EntryCost, Route, path, reachable
 
-from .content import CONTENT, Board
+from .content import Board, content
 from .state import Pos, Skirmish, Unit
 
 
 def board_of(s: Skirmish) -> Board:
-    return CONTENT.boards[s.board]
+    return content().boards[s.board]
 
 
 def pos(cell: Cell) -> Pos:

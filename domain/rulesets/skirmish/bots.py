@@ -12,7 +12,7 @@ from domain.ai.greedy import Wire, greedy
 from domain.engine.bots import BotFactory
 from domain.engine.registry import Registry
 
-from .content import CARDS
+from .content import content
 from .memory_bot import MemoryPolicy, gap, seat_of
 
 
@@ -33,7 +33,7 @@ def score(view: Mapping[str, Any], cmd: Wire) -> float:
         return toward * (-1.0 if unit["ranged"] else 1.0) - abs(cmd["cell"][0] - 3) * 0.1
     if kind == "mulligan":
         hand = view["seats"][seat]["hand"] or []
-        wanted = sorted(c for c in hand if CARDS[c].cost > 2)
+        wanted = sorted(c for c in hand if content().cards[c].cost > 2)
         return 5.0 if sorted(cmd["cards"]) == wanted else -float(len(cmd["cards"]))
     if kind == "attack":
         me, target = view["units"][f"{seat}.{cmd['character']}"], view["units"][cmd["target"]]
@@ -47,7 +47,7 @@ def score(view: Mapping[str, Any], cmd: Wire) -> float:
 
 
 def play_value(view: Mapping[str, Any], seat: str, cmd: Wire) -> float:
-    card = CARDS[cmd["card"]]
+    card = content().cards[cmd["card"]]
     value = 0.0
     steps = card.effects + (card.keyed if card.keyword in ("storm", "threshold") or cmd.get("exert") else ())
     for step in steps:

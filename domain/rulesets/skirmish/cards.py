@@ -13,7 +13,7 @@ from . import events as ev
 from .board import distance
 from .combat import own_unit
 from .commands import Play
-from .content import CARDS, Card, Step
+from .content import Card, Step, content
 from .effects.queries import SkirmishResolver, check_defeat, draw, give, heal, targetable
 from .state import Skirmish, Unit, opponent
 
@@ -133,7 +133,7 @@ def can_use(card: Card, unit: Unit) -> bool:
 
 
 def checked(s: Skirmish, seat: str, cmd: Play) -> tuple[Card, Unit, tuple[str, ...]]:
-    card = CARDS.get(cmd.card)
+    card = content().cards.get(cmd.card)
     if card is None or cmd.card not in s.player(seat).hand:
         raise RuleViolation(f"{cmd.card!r} is not in your hand", card=cmd.card)
     user = own_unit(s, seat, cmd.character)

@@ -9,7 +9,7 @@ from .board import distance
 from .cards import can_use
 from .combat import attackable, walk_targets
 from .commands import Attack, EndTurn, Field, Mulligan, Move, Place, Play
-from .content import CARDS, Card
+from .content import Card, content
 from .effects.queries import allowance, targetable
 from .prepare import field_range, free_zone, unplaced
 from .state import SEATS, Skirmish, Unit, opponent
@@ -57,7 +57,7 @@ def combat_commands(s: Skirmish, seat: str) -> list[Command]:
             found += [Attack(character=unit.character, target=t.key) for t in attackable(s, unit)]
     p = s.player(seat)
     for card_id in sorted(set(p.hand)):
-        card = CARDS[card_id]
+        card = content().cards[card_id]
         if card.cost <= p.ap:
             found += [play for unit in units if can_use(card, unit) for play in plays(s, seat, card, unit)]
     found.append(EndTurn())

@@ -20,6 +20,7 @@ the bot's own RNG.
 """
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,13 +33,19 @@ from domain.ai.memory import Memory
 from domain.engine.bots import Bot
 from domain.engine.rng import Rng
 
-from .content import CARDS, Card
+from .content import Card, Content, content
 from .state import Params
 
 ATTACKS = ("skirmish.Attacked", "skirmish.AttackForced")
 PLAYED = "skirmish.CardPlayed"
-RESTRAINS = frozenset(c.id for c in CARDS.values() if any(s.effect == "restrained" for s in c.effects + c.keyed)
-                      and c.target == "enemy")
+
+@functools.cache
+def restrains(rules: Content) -> frozenset[str]:
+    """The cards that restrain an enemy."""
+    return frozenset(c.id for c in rules.cards.values()
+                     if any(s.effect == "restrained" for s in c.effects + c.keyed) and c.target == "enemy")
+
+
 KILL = 40.0
 GATHERING = frozenset({"gathering_storm"})      # talents that make waiting the opponent's gain
 TOUGH = 100                         # more armor left than this counts as this much
@@ -141,8 +148,8 @@ def threats(view: Mapping[str, Any], memory: Memory, foe: str, targets: int, p: 
             continue
         if action["type"] in ATTACKS:
             dealt[key] += view["units"][key]["power"]
-        elif action["type"] == PLAYED and action["data"]["card"] in CARDS:
-            card = CARDS[action["data"]["card"]]
+        elif action["type"] == PLAYED and action["data"]["card"] in content().cards:
+            card = content().cards[action["data"]["card"]]
             then = [t["view"]["seats"][foe]["storm"] for t in turns if t["seq"] < action["seq"]]
             damage = card_damage(card, (then[-1] if then else 0) + 1)
             dealt[key] += damage * (max(1, targets) if card.target == "all_enemies" else 1)
@@ -162,14 +169,14 @@ def held(view: Mapping[str, Any], memory: Memory, seat: str) -> frozenset[str]:
         return frozenset()
     since = memory.turns[-1]["seq"]
     aimed = {a["target"] for a in memory.used_by(seat)
-             if a["type"] == PLAYED and a["seq"] > since and a["data"]["card"] in RESTRAINS}
+             if a["type"] == PLAYED and a["seq"] > since and a["data"]["card"] in restrains(content())}
     return frozenset(k for k in aimed if k in view["units"] and "restrained" in view["units"][k]["effects"])
 
 
 def caution(view: Mapping[str, Any], memory: Memory, seat: str, foe: str) -> tuple[float, bool]:
     """How much danger counts, and whether to close in (see the module's Patience)."""
     fights = [a["seq"] for a in memory.actions if a["type"] in ATTACKS or
-              (a["type"] == PLAYED and a["data"].get("card") in CARDS and card_damage(CARDS[a["data"]["card"]]))]
+              (a["type"] == PLAYED and a["data"].get("card") in content().cards and card_damage(content().cards[a["data"]["card"]]))]
     last = fights[-1] if fights else 0
     quiet = sum(1 for t in memory.turns if t["seq"] > last and t["turn"] > 0)
     mine, theirs = view["seats"][seat]["deck_count"], view["seats"][foe]["deck_count"]
@@ -374,7 +381,7 @@ def steps_value(r: Reading, card: Card, user: str, cmd: Wire, times: int) -> flo
 
 
 def play_value(r: Reading, cmd: Wire) -> float:
-    card = CARDS[cmd["card"]]
+    card = content().cards[cmd["card"]]
     key = f"{r.seat}.{cmd['character']}"
     user = r.view["units"][key]
     times = keyed_times(r, card, user, cmd)

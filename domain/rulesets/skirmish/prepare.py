@@ -14,7 +14,7 @@ from . import events as ev
 from .board import board_of, pos
 from .combat import begin_turn
 from .commands import Field, Mulligan, Place
-from .content import CONTENT
+from .content import content
 from .effects.queries import SkirmishResolver
 from .setup import SkirmishSetup
 from .state import SEATS, Skirmish, opponent
@@ -24,10 +24,10 @@ def start(setup: SkirmishSetup, rng: Rng) -> list[Event]:
     units = []
     for seat in SEATS:
         for character in setup.teams[seat]:
-            c = CONTENT.characters[character]
-            power, armor = CONTENT.stats(character)
+            c = content().characters[character]
+            power, armor = content().stats(character)
             units.append({"key": f"{seat}.{character}", "seat": seat, "character": character, "cls": c.cls,
-                          "ranged": CONTENT.classes[c.cls].ranged, "power": power, "armor": armor,
+                          "ranged": content().classes[c.cls].ranged, "power": power, "armor": armor,
                           "talent": c.talent, "boss": setup.bosses.get(seat) == character})
     return [ev.SkirmishStarted(params=setup.params_json(), mode=setup.mode, board=setup.board, units=units,
                                first_player=setup.first_player)]
@@ -57,7 +57,7 @@ def field(b: SkirmishResolver, seat: str, cmd: Field) -> None:
         raise RuleViolation(f"field {wanted} characters, not {len(chosen)}", count=len(chosen))
     boss = next((u.character for k in s.player(seat).units if (u := s.units[k]).boss), None)
     if boss is not None and boss not in chosen:
-        raise RuleViolation(f"the boss side always fields {CONTENT.characters[boss].name}")
+        raise RuleViolation(f"the boss side always fields {content().characters[boss].name}")
     ordered = sorted(chosen, key=team.index)
     locked, _ = lock_choice(s.choices, seat, Field(characters=tuple(ordered)), lambda _, choice: choice)
     for event in locked:
@@ -90,7 +90,7 @@ def place(b: SkirmishResolver, seat: str, cmd: Place) -> None:
     b.emit(ev.PlacementsRevealed(cells={k: list(placed[k]) for k in b.state.units if k in placed}))
     for who in SEATS:
         pool = tuple(card for u in b.state.fielded(who)
-                     for card in CONTENT.pool(u.character, s.params.class_copies, s.params.unique_copies))
+                     for card in content().pool(u.character, s.params.class_copies, s.params.unique_copies))
         order = tuple(b.rng.shuffle(pool))
         b.emit(ev.DeckPrepared(seat=who, size=len(order), order=order))
         hand = order[:s.params.starting_hand]

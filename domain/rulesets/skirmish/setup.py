@@ -10,7 +10,7 @@ import msgspec
 from domain.engine.content import check_keys, new_inputs, parse_params, seat_part
 from domain.engine.errors import SetupError
 
-from .content import CONTENT
+from .content import content
 from .state import SEATS, Params
 
 MODES = ("duel", "raid")
@@ -68,11 +68,11 @@ def parse_setup(raw: Mapping[str, Any]) -> SkirmishSetup:
     if bosses and len(bosses) == len(SEATS):
         raise SetupError("p1.boss", "only one side of a raid is a boss side")
     board = raw.get("board", DEFAULT_BOARD[mode])
-    if not isinstance(board, str) or board not in CONTENT.boards:
-        raise SetupError("board", f"unknown board {board!r}; known: {', '.join(CONTENT.boards)}")
+    if not isinstance(board, str) or board not in content().boards:
+        raise SetupError("board", f"unknown board {board!r}; known: {', '.join(content().boards)}")
     for seat in SEATS:
         most = params.duel_field if mode == "duel" else min(len(teams[seat]), params.raid_field_max)
-        if len(CONTENT.boards[board].zone(seat)) < most:
+        if len(content().boards[board].zone(seat)) < most:
             raise SetupError("board", f"{board}'s deployment zone for {seat} holds fewer than {most} characters")
     if mode == "duel" and any(len(t) < params.duel_field for t in teams.values()):
         raise SetupError("params.duel_field", "a duel fields no more characters than a team holds")
@@ -88,13 +88,13 @@ def parse_team(seat: str, raw: object) -> tuple[str, ...]:
     if not isinstance(raw, list) or not 3 <= len(raw) <= MAX_TEAM:
         raise SetupError(field, f"must be a list of 3 to {MAX_TEAM} character ids")
     for i, character in enumerate(raw):
-        known = CONTENT.characters.get(character) if isinstance(character, str) else None
-        if known is None or CONTENT.parties[known.party].raid_only:
-            playable = [c for c, k in CONTENT.characters.items() if not CONTENT.parties[k.party].raid_only]
+        known = content().characters.get(character) if isinstance(character, str) else None
+        if known is None or content().parties[known.party].raid_only:
+            playable = [c for c, k in content().characters.items() if not content().parties[k.party].raid_only]
             raise SetupError(f"{field}[{i}]", f"unknown character {character!r}; known: {', '.join(playable)}")
         if raw.index(character) != i:
             raise SetupError(f"{field}[{i}]", f"{character!r} is already in the team")
-    parties = Counter(CONTENT.characters[c].party for c in raw)
+    parties = Counter(content().characters[c].party for c in raw)
     party, most = parties.most_common(1)[0]
     if most < 3:
         raise SetupError(field, "needs three characters from the same party")
@@ -107,7 +107,7 @@ def parse_boss(seat: str, part: Mapping[str, Any], mode: str) -> tuple[tuple[str
         raise SetupError(f"{seat}.boss", "a boss side plays only in a raid")
     if "team" in part:
         raise SetupError(f"{seat}.team", "a boss side has no team of its own")
-    boss = CONTENT.bosses.get(part["boss"]) if isinstance(part["boss"], str) else None
+    boss = content().bosses.get(part["boss"]) if isinstance(part["boss"], str) else None
     if boss is None:
-        raise SetupError(f"{seat}.boss", f"unknown boss {part['boss']!r}; known: {', '.join(CONTENT.bosses)}")
+        raise SetupError(f"{seat}.boss", f"unknown boss {part['boss']!r}; known: {', '.join(content().bosses)}")
     return (boss.boss, *boss.escorts), boss.boss

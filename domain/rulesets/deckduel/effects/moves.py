@@ -4,7 +4,7 @@ from __future__ import annotations
 from domain.engine.hooks import Resolver
 
 from .. import events as ev
-from ..content import CARDS
+from ..content import content
 from ..state import Duel
 from . import DEFENSE_TRIGGERS
 
@@ -39,7 +39,7 @@ def deal_damage(b: Resolver[Duel], seat: str, amount: int, *, source: str | None
     with b.deeper():
         # An empty deck (either one: a counter can empty the attacker's) decides the battle at once.
         while remaining > 0 and not b.state.deck_out():
-            card = CARDS[b.state.side(seat).deck[0]]
+            card = content().cards[b.state.side(seat).deck[0]]
             remaining -= 1
             pierced = ignore_icons > 0
             ignore_icons -= 1

@@ -11,7 +11,7 @@ from domain.engine.hooks import Effect, Hooks, Resolver, modify
 from domain.engine.rng import Rng
 
 from .. import events as ev
-from ..content import CONTENT
+from ..content import content
 from ..evolve import evolve
 from ..state import SEATS, Skirmish, Unit, effects
 
@@ -142,4 +142,4 @@ def heal(b: SkirmishResolver, key: str, amount: int, by: str) -> None:
 
 
 def lasts(effect: str) -> str:
-    return CONTENT.effects[effect].lasts or "consumed"
+    return content().effects[effect].lasts or "consumed"
