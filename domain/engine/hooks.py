@@ -252,16 +252,23 @@ class Resolver(Generic[S]):
         if not effects:
             return
         planned_on = self.state
+        strict = not self.react_when_gone
         for effect, fn, bound in self._hooks.plan(_AFTER, type(event), effects):
             if bound is not None and getattr(event, bound) != effect.subject:  # type: ignore[attr-defined]
                 continue
-            if not self.REACT_WHEN_GONE and self.state is not planned_on and not self.holds(effect):
+            if strict and self.state is not planned_on and not self.holds(effect):
                 continue
             reactions = fn(HookContext(effect, self), self.state, event)
             if reactions:
                 self._record(EffectTriggered(kind=effect.kind, owner=effect.owner, on=event.TOPIC))
                 for reaction in reactions:
                     self.emit(reaction)
+
+    @property
+    def react_when_gone(self) -> bool:
+        """`REACT_WHEN_GONE` for this battle: a ruleset whose versions differ here reads it
+        from the rules the battle plays by."""
+        return self.REACT_WHEN_GONE
 
     def holds(self, effect: Effect) -> bool:
         """Whether the state still holds `effect` (the same kind and owner; its severity or age

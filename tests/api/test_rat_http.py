@@ -55,10 +55,10 @@ def test_a_second_seat_can_play_the_enemies(client):
 def test_the_ruleset_listing_gives_no_enemy_hp(client):
     # given / when: anyone lists the rulesets
     rat = next(r for r in client.get("/rulesets").json()["rulesets"] if r["id"] == "rat")
-    # then: every enemy is listed, none with its HP; rat 1.1.0 hides it, 1.0.0 still replays
+    # then: every enemy is listed, none with its HP; rat hides it since 1.1.0, and 1.0.0 still replays
     enemies = rat["content"]["enemies"]
     assert len(enemies) == 14 and [k for k, e in enemies.items() if "hp" in e] == []
-    assert (rat["version"], rat["earlier_versions"]) == ("1.1.0", ["1.0.0"])
+    assert (rat["version"], rat["earlier_versions"]) == ("1.2.0", ["1.0.0", "1.1.0"])
     assert enemies["sewer_rat"] == {
         "id": "sewer_rat", "name": "Sewer Rat", "atk": 20, "def": 8, "spd": 60, "priority": 0, "boss": False,
         "intrinsic": [], "equipment": [], "ai_value": 100, "text": "Pip's less polite cousins.",

@@ -10,7 +10,7 @@ from domain.ai.greedy import Wire, greedy
 from domain.engine.bots import BotFactory
 from domain.engine.registry import Registry
 
-from .content import CONTENT
+from .content import content
 
 
 def score(view: Mapping[str, Any], cmd: Wire) -> float:
@@ -18,7 +18,7 @@ def score(view: Mapping[str, Any], cmd: Wire) -> float:
     other_key = "enemies" if own_key == "party" else "party"
     own = {e["id"]: e for e in view[own_key]}
     other = {e["id"]: e for e in view[other_key]}
-    action = CONTENT.actions[cmd["action"]]
+    action = content().actions[cmd["action"]]
     me, target = own[cmd["actor"]], cmd.get("target")
     value = 0.0
     for step in action.steps:

@@ -13,16 +13,17 @@ from typing import Annotated, Any
 import msgspec
 
 from domain.engine.events import Event, secret
+from domain.engine.in_force import with_older
 
 from .commands import Act
-from .state import RULES_1_0_0
+from .state import RULES_1_0_0, Rules
 
 
 class RatStarted(Event, frozen=True, kw_only=True):
     """The battle's params and rules, and the formation's enemies: everyone sees what content
     says of them (a bestiary: stats, moves, equipment), but an enemy's HP is its side's."""
     TOPIC = "rat.RatStarted"
-    class_version = 2
+    class_version = 3
     params: dict[str, Any]
     rules: dict[str, Any]
     formation: str
@@ -38,6 +39,11 @@ class RatStarted(Event, frozen=True, kw_only=True):
         enemies = [{k: v for k, v in e.items() if k not in ("hp", "max_hp")} for e in data["enemies"]]
         return {**data, "rules": msgspec.to_builtins(RULES_1_0_0), "enemies": enemies,
                 "enemy_seat": data["seats"].get("enemies"), "enemy_hp": {e["id"]: e["max_hp"] for e in data["enemies"]}}
+
+    @staticmethod
+    def upcast_v2_v3(data: dict[str, Any]) -> dict[str, Any]:
+        """Rat 1.1.0 recorded the rules it had; the ones added since are what it played by (`Older`)."""
+        return {**data, "rules": with_older(Rules, data["rules"])}
 
 
 class PartyJoined(Event, frozen=True, kw_only=True):

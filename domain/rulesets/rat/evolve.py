@@ -7,7 +7,7 @@ from msgspec.structs import replace
 from domain.engine.reducer import Reducer
 
 from . import events as ev
-from .content import CONTENT
+from .content import content
 from .state import Entity, Params, Plan, Rat, Rules, Status, TurnLog
 
 evolve: Reducer[Rat] = Reducer("rat")
@@ -23,8 +23,9 @@ def _without(s: Rat, owner: str, kind: str) -> Rat:
 
 def _passives(members: tuple[Entity, ...]) -> tuple[Status, ...]:
     """Worn equipment's passive effects, in member and slot order."""
-    return tuple(Status(kind=CONTENT.equipment[item].effect, owner=m.id, source="equipment")
-                 for m in members for item in m.equipment if CONTENT.equipment[item].effect)
+    worn = content().equipment
+    return tuple(Status(kind=worn[item].effect, owner=m.id, source="equipment")
+                 for m in members for item in m.equipment if worn[item].effect)
 
 
 @evolve.on()

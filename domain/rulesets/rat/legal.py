@@ -6,7 +6,7 @@ from domain.engine.errors import RuleViolation
 from domain.engine.hooks import modify
 
 from .commands import Act
-from .content import CONTENT, Action
+from .content import Action, content
 from .effects.queries import HOOKS, CanAct, Selectable
 from .state import Entity, Rat
 
@@ -38,7 +38,7 @@ def selectable(s: Rat, e: Entity, action: str) -> bool:
 
 def forbids_protect(e: Entity) -> bool:
     """FEATHERED_HEAD (seed 003, Equipment Slots): its wearer may not choose PROTECT."""
-    return any(CONTENT.equipment[item].forbids_protect for item in e.equipment)
+    return any(content().equipment[item].forbids_protect for item in e.equipment)
 
 
 def actions_of(s: Rat, e: Entity) -> list[str]:
@@ -92,7 +92,7 @@ def options(s: Rat, e: Entity) -> list[Act]:
     found = []
     lists = sides(s, e)
     for action_id in actions_of(s, e):
-        action = CONTENT.actions[action_id]
+        action = content().actions[action_id]
         moves = _moves_for(e, action)
         for target in targets(s, e, action, lists):
             for move in moves:
@@ -113,7 +113,7 @@ def checked(s: Rat, seat: str, cmd: Act) -> Act:
     usable = actions_of(s, e)
     if cmd.action not in usable:
         raise RuleViolation(f"{e.name} cannot use {cmd.action!r} now; usable: {', '.join(usable)}", usable=usable)
-    action = CONTENT.actions[cmd.action]
+    action = content().actions[cmd.action]
     allowed = targets(s, e, action)
     if cmd.target not in allowed:
         shown = ", ".join(str(t) for t in allowed)

@@ -15,7 +15,7 @@ from domain.engine.content import PARAM_MAX, check_keys, parse_params
 from domain.engine.errors import SetupError
 from domain.engine.table import Table
 
-from .content import AI_LEVELS, CONTENT, SLOT_KINDS
+from .content import AI_LEVELS, SLOT_KINDS, content
 from .state import ENEMIES, PARTY, Params, Stack
 
 PARTY_SEAT, ENEMY_SEAT = "p1", "p2"
@@ -90,10 +90,11 @@ def _route(raw: Any) -> tuple[str, ...]:
     route = [raw] if isinstance(raw, str) else raw
     if not isinstance(route, list) or not route or len(route) > 64:
         raise SetupError("formation", "must be a formation id or a list of 1..64 of them (a set's route)")
+    formations = content().formations
     for i, fid in enumerate(route):
-        if fid not in CONTENT.formations:
+        if fid not in formations:
             field = "formation" if isinstance(raw, str) else f"formation[{i}]"
-            raise SetupError(field, f"unknown formation {fid!r}; known: {', '.join(CONTENT.formations)}")
+            raise SetupError(field, f"unknown formation {fid!r}; known: {', '.join(formations)}")
     return tuple(route)
 
 
@@ -104,13 +105,14 @@ def parse_member(path: str, raw: Any, params: Params) -> MemberSetup:
     if unknown:
         raise SetupError(f"{path}.{sorted(unknown)[0]}", "unknown field")
     name = raw.get("member")
-    member = CONTENT.members.get(name) if isinstance(name, str) else None
+    members = content().members
+    member = members.get(name) if isinstance(name, str) else None
     if member is None:
-        raise SetupError(f"{path}.member", f"unknown member {raw.get('member')!r}; known: {', '.join(CONTENT.members)}")
+        raise SetupError(f"{path}.member", f"unknown member {raw.get('member')!r}; known: {', '.join(members)}")
     evs = _evs(f"{path}.evs", raw.get("evs", {}), member.ev_budget, params)
     equipment = _equipment(f"{path}.equipment", raw.get("equipment", []), member.id)
     moves = _moves(f"{path}.moves", raw.get("moves", list(member.default_moves)), member.moves, params)
-    slots = member.consumable_slots + sum(CONTENT.equipment[e].consumable_slots for e in equipment)
+    slots = member.consumable_slots + sum(content().equipment[e].consumable_slots for e in equipment)
     items = _items(f"{path}.items", raw.get("items", {}), slots, params)
     hp = raw.get("hp")
     if hp is not None and (not isinstance(hp, int) or isinstance(hp, bool) or not 1 <= hp <= PARAM_MAX):
@@ -140,12 +142,12 @@ def _evs(path: str, raw: Any, budget: int, params: Params) -> dict[str, int]:
 def _equipment(path: str, raw: Any, member_id: str) -> tuple[str, ...]:
     """Seed 003, Equipment Slots: per kind no more than the member's slots; a special item
     only in its own member's special slot."""
-    member = CONTENT.members[member_id]
+    member = content().members[member_id]
     if not isinstance(raw, list):
         raise SetupError(path, "must be a list of equipment ids")
     used = dict.fromkeys(SLOT_KINDS, 0)
     for i, item_id in enumerate(raw):
-        item = CONTENT.equipment.get(item_id) if isinstance(item_id, str) else None
+        item = content().equipment.get(item_id) if isinstance(item_id, str) else None
         if item is None:
             raise SetupError(f"{path}[{i}]", f"unknown equipment {item_id!r}")
         used[item.kind] += 1
@@ -178,7 +180,7 @@ def _items(path: str, raw: Any, slots: int, params: Params) -> dict[str, Stack]:
         raise SetupError(path, f"must map at most {slots} consumable ids (this member's slots) to stacks")
     items = {}
     for item_id, stack in raw.items():
-        action = CONTENT.actions.get(item_id)
+        action = content().actions.get(item_id)
         if action is None or action.kind != "consumable":
             raise SetupError(f"{path}.{item_id}", "unknown consumable")
         if not isinstance(stack, Mapping) or set(stack) - {"count", "durability"} or "count" not in stack:

@@ -11,7 +11,7 @@ from domain.engine.in_force import rules_in_force
 from domain.engine.rng import Rng
 
 from . import events as ev
-from .content import CONTENT
+from .content import content
 from .effects.queries import RatResolver
 from .evolve import evolve
 from .setup import ENEMY_SEAT, PARTY_SEAT, MemberSetup, RatSetup
@@ -21,8 +21,9 @@ from .turn import begin_turn
 
 def member_entity(m: MemberSetup, params: Params) -> Entity:
     """Seed 003, Stats: base + 10 per EV point + equipment, for each stat."""
-    c = CONTENT.members[m.member]
-    worn = [CONTENT.equipment[e] for e in m.equipment]
+    known = content()
+    c = known.members[m.member]
+    worn = [known.equipment[e] for e in m.equipment]
 
     def total(base: int, ev: str, bonus: int) -> int:
         return max(0, base + params.ev_points * m.evs.get(ev, 0) + bonus)
@@ -36,28 +37,29 @@ def member_entity(m: MemberSetup, params: Params) -> Entity:
         id=c.id, name=c.name, side=PARTY, kind=c.id, hp=min(max_hp, m.hp or max_hp), max_hp=max_hp,
         atk=total(c.atk, "atk", sum(w.atk for w in worn)), defense=total(c.defense, "def", sum(w.defense for w in worn)),
         spd=total(c.spd, "spd", sum(w.spd for w in worn)), priority=c.priority, levels=levels,
-        moves={mv: CONTENT.actions[mv].pp for mv in m.moves}, max_pp={mv: CONTENT.actions[mv].pp for mv in m.moves},
+        moves={mv: known.actions[mv].pp for mv in m.moves}, max_pp={mv: known.actions[mv].pp for mv in m.moves},
         intrinsic=tuple(dict.fromkeys(intrinsic)), items=dict(m.items), equipment=m.equipment)
 
 
 def enemy_entities(setup: RatSetup) -> tuple[Entity, ...]:
     """The formation's enemies, `e1`, `e2`, ...; repeated kinds are named A, B, ..."""
-    slots = CONTENT.formations[setup.formation].enemies
+    known = content()
+    slots = known.formations[setup.formation].enemies
     kinds = [slot.enemy for slot in slots]
     out = []
     for i, slot in enumerate(slots):
-        c = CONTENT.enemies[slot.enemy]
+        c = known.enemies[slot.enemy]
         ai = setup.enemy_ai or slot.ai
         repeat = kinds.count(slot.enemy) > 1
         name = f"{c.name} {chr(65 + kinds[:i].count(slot.enemy))}" if repeat else c.name
-        worn = [CONTENT.equipment[e] for e in c.equipment]
+        worn = [known.equipment[e] for e in c.equipment]
         moves = c.moves[ai]
         out.append(Entity(
             id=f"e{i + 1}", name=name, side=ENEMIES, kind=c.id, hp=c.hp + sum(w.hp for w in worn),
             max_hp=c.hp + sum(w.hp for w in worn), atk=max(0, c.atk + sum(w.atk for w in worn)),
             defense=max(0, c.defense + sum(w.defense for w in worn)), spd=max(0, c.spd + sum(w.spd for w in worn)),
-            priority=c.priority, moves={mv: CONTENT.actions[mv].pp for mv in moves},
-            max_pp={mv: CONTENT.actions[mv].pp for mv in moves},
+            priority=c.priority, moves={mv: known.actions[mv].pp for mv in moves},
+            max_pp={mv: known.actions[mv].pp for mv in moves},
             intrinsic=tuple(dict.fromkeys(("strike", *c.intrinsic))), equipment=c.equipment, ai=ai))
     return tuple(out)
 

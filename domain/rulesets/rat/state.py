@@ -9,6 +9,7 @@ import msgspec
 
 from domain.engine.content import Bound
 from domain.engine.hooks import Effect
+from domain.engine.in_force import Older, with_older
 
 PARTY, ENEMIES = "party", "enemies"
 INF = 4                         # a stat level of +4 is +infinity, -4 is -infinity (seed 003, Stats)
@@ -24,7 +25,7 @@ class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     stack_size: Annotated[int, Bound(1, 20)] = 5           # consumables of one kind per slot
     defense_scale: Annotated[int, Bound(1, 1000)] = 100    # damage = power% x ATK x scale / (scale + DEF)
     roll_min_pct: Annotated[int, Bound(1, 100)] = 85       # each hit rolls 85..100% of that (hidden for enemies)
-    wish_delay: Annotated[int, Bound(0, 10)] = 2           # WISH heals at the start of the 2nd turn after use
+    wish_delay: Annotated[int, Bound(0, 10)] = 1           # WISH heals at the start of the turn after its use
     soda_turns: Annotated[int, Bound(0, 200)] = 5          # NOVELTY_SODA_HAT: the first 5 turns
     max_turns: Annotated[int, Bound(1, 200)] = 60          # then the battle is drawn
     # random AI: tickets of an intrinsic move (no PP to count)
@@ -40,10 +41,16 @@ class Rules(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     # every heal or hit, whatever HP it moved, since the party cannot see an enemy's HP;
     # "moved" (1.0.0), only a change that moved HP, which told the party when an enemy was full.
     enemy_hp_changes: Literal["made", "moved"] = "made"
+    # SPD at the level -infinity: "zero" (1.2.0), the seed's factor 0 like ATK and DEF; "minus_infinity"
+    # (before), SPD treated as -infinity, as FROZEN and BALL_AND_CHAIN treat it.
+    spd_at_minus_infinity: Annotated[Literal["zero", "minus_infinity"], Older("minus_infinity")] = "zero"
+    # Whether a status removed earlier in the same batch still reacts (a BLEEDING a heal cured
+    # still bleeding at the turn's end): no since 1.2.0; yes before, which their logs record.
+    removed_statuses_react: Annotated[bool, Older(True)] = False
 
 
 # The rule choices that replay rat 1.0.0, which had none of them.
-RULES_1_0_0 = Rules(enemy_hp_changes="moved")
+RULES_1_0_0 = msgspec.convert(with_older(Rules, {"enemy_hp_changes": "moved"}), type=Rules)
 
 
 class Status(Effect, frozen=True, kw_only=True):

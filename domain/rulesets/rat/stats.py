@@ -34,10 +34,12 @@ def leveled(value: int, level: int) -> int:
 
 def stat(s: Rat, e: Entity, name: str) -> int:
     """The stat in effect: base, then its level, then the percentages of ailments (floored
-    once). SPD at -infinity (level, FROZEN, BALL_AND_CHAIN) beats every raise; a level of
-    +infinity beats every percentage; ATK at 0% (BLINDED) is 0. README: how infinities meet."""
+    once). SPD at -infinity (FROZEN, BALL_AND_CHAIN) beats every raise; a level of +infinity
+    beats every percentage; ATK at 0% (BLINDED) is 0. A level of -infinity is the seed's
+    factor 0 for every stat, SPD too, unless the battle's rules predate that (before 1.2.0,
+    SPD there was -infinity). README: how infinities meet."""
     level = e.level(name)
-    if name == "spd" and level <= -INF:
+    if name == "spd" and level <= -INF and s.rules.spd_at_minus_infinity == "minus_infinity":
         return NEG_INF
     pct = 100
     if s.effects and any(x.owner == e.id for x in s.effects):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import events as ev
 from .ai import choose_for_enemies
-from .content import CONTENT, Action
+from .content import Action, content
 from .effects.hp import decide_end, heal
 from .effects.queries import Aging, RatResolver, StrikeQuery, TurnEnding
 from .effects.steps import STEPS, Use
@@ -27,7 +27,7 @@ def begin_turn(r: RatResolver) -> None:
         step = r.query(Aging(entity=status.owner, kind=status.kind, turn=turn)).step
         elapsed = status.turns + step
         aged.append((status.owner, status.kind, elapsed))
-        duration = CONTENT.ailments[status.kind].duration
+        duration = content().ailments[status.kind].duration
         if duration and elapsed >= duration:
             expired.append(status)
     if aged:
@@ -59,7 +59,7 @@ def reveal(r: RatResolver) -> None:
             r.emit(ev.ActionRevealed(seat=seat, actor=key, action=planned.action, target=planned.target,
                                      move=planned.move))
     for plan in r.state.this_turn:
-        boost = CONTENT.actions[plan.action].priority
+        boost = content().actions[plan.action].priority
         if boost:
             r.emit(ev.PriorityBoosted(target=plan.actor, amount=boost, by=plan.actor))
 
@@ -83,7 +83,7 @@ def resolve(r: RatResolver) -> None:
 def act(r: RatResolver, plan: Plan) -> None:
     s = r.state
     actor = s.entities[plan.actor]
-    action = CONTENT.actions[plan.action]
+    action = content().actions[plan.action]
     reason = stopped(s, actor)
     if not reason and plan.target is not None and s.entities[plan.target].dead:
         reason = "target_gone"
@@ -114,7 +114,7 @@ def act(r: RatResolver, plan: Plan) -> None:
 
 
 def resolve_targets(s: Rat, plan: Plan) -> list[str]:
-    action = CONTENT.actions[plan.action]
+    action = content().actions[plan.action]
     actor = s.entities[plan.actor]
     if action.target == "all_enemies":
         return [k for k in s.order if s.entities[k].side != actor.side and s.entities[k].alive]

@@ -15,7 +15,7 @@ from typing import Any
 
 from domain.engine.events import Viewer
 
-from .content import CONTENT
+from .content import content
 from .legal import to_plan
 from .state import ENEMIES, PARTY, Entity, Rat
 from .stats import NEG_INF, POS_INF, fraction_pct, stat
@@ -89,7 +89,7 @@ def ailments(s: Rat, e: Entity) -> list[dict[str, Any]]:
     chips: list[dict[str, Any]] = [{"kind": "knocked_out", "left": None}] if e.ko else []
     for x in s.statuses(e.id):
         if x.source == "ailment":
-            duration = CONTENT.ailments[x.kind].duration
+            duration = content().ailments[x.kind].duration
             chips.append({"kind": x.kind, "left": max(0, duration - x.turns) if duration else None})
     return chips
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
+import msgspec
 from msgspec.structs import replace
 
 from domain.engine.events import Event
+from domain.engine.in_force import with_older
 from domain.engine.rng import Rng
 from domain.rulesets.rat import RULESET
 from domain.rulesets.rat.commands import Act
@@ -28,6 +30,9 @@ from domain.rulesets.rat.turn import begin_turn
 
 E = TypeVar("E", bound=Event)
 SEED = b"rat-rules"
+# The rules a battle of the kept release 1.1.0 plays by: those its snapshot records, and for
+# each rule added since, the value every earlier release played (`Older`).
+RULES_1_1_0 = msgspec.convert(with_older(Rules, RULESET.releases["1.1.0"].rules), type=Rules)  # type: ignore[index]
 
 
 def entity(key: str, side: str = PARTY, *, name: str | None = None, hp: int = 100, max_hp: int | None = None,

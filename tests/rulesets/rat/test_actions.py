@@ -6,21 +6,25 @@ Damage is power% x ATK x 100 / (100 + DEF) x roll%; `EXACT` pins the roll at 100
 """
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from domain.engine.errors import RuleViolation
 from domain.engine.events import Viewer
 from domain.engine.rng import Rng
+from domain.rulesets.rat import RULESET
 from domain.rulesets.rat.commands import Act
 from domain.rulesets.rat.decide import decide
 from domain.rulesets.rat.events import (ActionFailed, ActionTaken, Analyzed, ConsumableUsed, DamageIgnored,
                                         EnemyHpChanged, HpChanged, HpGauge, KnockedOut, Killed, PpRestored,
-                                        Protected, Revived, StatLevelChanged, TurnStarted, WishGranted, WishMade)
+                                        Protected, RatStarted, Revived, StatLevelChanged, TurnEnded, TurnStarted,
+                                        WishGranted, WishMade)
 from domain.rulesets.rat.legal import options
-from domain.rulesets.rat.state import Params, Stack
+from domain.rulesets.rat.setup import DEFAULT_SETUP
+from domain.rulesets.rat.state import Params, Rules, Stack
 from domain.rulesets.rat.view import view
 
-from .given import SEED, ailment, battle, enemy, entity, of_type, started_turn, turn
+from .given import RULES_1_1_0, SEED, ailment, battle, enemy, entity, of_type, started_turn, turn
 
 EXACT = Params(roll_min_pct=100)
 
@@ -104,30 +108,51 @@ def test_protect_works_again_the_turn_after_it_failed():
 
 # -- WISH -----------------------------------------------------------------------------------
 
-def wished():
+def wished(params: Params = EXACT):
     """Turn 1: girl (300 max HP) WISHes on mc (40 / 200 HP); e1 has ATK 0."""
     given = battle([entity("mc", hp=40, max_hp=200, spd=60), entity("girl", hp=300, spd=10, intrinsic=("strike", "wish"))],
-                   [enemy("e1", spd=90, atk=0)], params=EXACT)
+                   [enemy("e1", spd=90, atk=0)], params=params)
     return turn(given, {"mc": ("protect", "mc"), "girl": ("wish", "mc"), "e1": ("strike", "girl")})
 
 
-def test_wish_heals_nothing_the_turn_it_is_made_nor_at_the_next_turns_start():
+def test_wish_heals_at_the_start_of_the_turn_after_the_one_it_was_used_in():
+    # seed 003, 2.2 WISH: "To clarify, if girl has 300 max HP and her target has 200 max HP, then
+    # the turn wish is used nothing happens. Then, the turn after, that target is healed for 150 HP"
+    # given: turn 1, girl (300 max HP) WISHes on mc (40 / 200 HP)
+    # when: turn 1 resolves and turn 2 starts (the same batch)
     then, state = wished()
-    # 0.5 x the user's max HP: 300 / 2 = 150 (seed 003, WISH: user.hp_base, not the target's)
+    # then: nothing in turn 1; at turn 2's start mc heals 0.5 x 300 = 150: 40 + 150 = 190
     assert of_type(then, WishMade) == [WishMade(target="mc", by="girl", amount=150, turn=1)]
-    assert of_type(then, TurnStarted)[-1].turn == 2
-    assert of_type(then, WishGranted) == []
-    assert state.entities["mc"].hp == 40
+    ended = then.index(TurnEnded(turn=1, party_hp={"mc": 40, "girl": 300}))
+    assert of_type(then[:ended], HpChanged) == []
+    assert then[ended + 1:] == [WishGranted(target="mc", amount=150),
+                                HpChanged(target="mc", delta=150, hp=190, cause="wish", by=None),
+                                TurnStarted(turn=2, queue=("e1", "mc", "girl"))]
+    assert (state.entities["mc"].hp, state.has("mc", "wish")) == (190, False)
 
 
-def test_wish_heals_at_the_start_of_the_second_turn_after_it_was_made():
-    _, state = wished()
-    then, after = started_turn(state)           # turn 2 ends, turn 3 starts
+def test_a_battle_of_rat_1_1_0_heals_its_wish_a_turn_later_as_it_recorded():
+    # given: 1.1.0's wish_delay of 2 (its kept params), girl WISHes on mc in turn 1
+    then, state = wished(Params(roll_min_pct=100, wish_delay=2))
+    assert of_type(then, WishGranted) == [] and state.entities["mc"].hp == 40
+    # when: turn 2 ends and turn 3 starts
+    then, after = started_turn(state)
+    # then: the heal comes at turn 3's start: 40 + 150 = 190
     assert then[:2] == [WishGranted(target="mc", amount=150),
                         HpChanged(target="mc", delta=150, hp=190, cause="wish", by=None)]
     assert then[-1] == TurnStarted(turn=3, queue=("e1", "mc", "girl"))
     assert after.entities["mc"].hp == 190
-    assert not after.has("mc", "wish")
+
+
+def test_the_1_1_0_release_opens_its_battles_with_its_wish_delay_and_rules():
+    # given: rat 1.1.0 as this code still plays it, on its kept content
+    old = RULESET.release("1.1.0", RULESET.releases["1.1.0"].content)     # type: ignore[index]
+    assert old is not None
+    # when: it opens the default battle, and today's version does
+    opened = [of_type(list(r.start(r.parse_setup(DEFAULT_SETUP), Rng(SEED))), RatStarted)[0] for r in (old, RULESET)]
+    # then: 1.1.0 waits 2 turns and plays the rules as it did; today waits 1
+    assert [(e.params["wish_delay"], e.rules) for e in opened] == [
+        (2, msgspec.to_builtins(RULES_1_1_0)), (1, msgspec.to_builtins(Rules()))]
 
 
 # -- POTION ---------------------------------------------------------------------------------

@@ -161,6 +161,20 @@ def test_the_seeds_intrinsic_moves():
     assert [(s.do, s.pct) for s in wish.steps] == [("wish", 50)]
 
 
+def test_no_move_just_heals_unless_its_pp_is_tiny():
+    # seed 003, 2.2: "No move will just restore health, and if it does it's PP will be severly
+    # limited, such as being exactly 1." An intrinsic move has infinite PP, so none just heals
+    # (WISH, the seed's own, is a "wish" step, not a heal)
+    just_heals = {k for k, a in CONTENT.actions.items()
+                  if a.kind != "consumable" and {s.do for s in a.steps} <= {"heal", "cure"}
+                  and any(s.do == "heal" for s in a.steps)}
+    assert {k: (CONTENT.actions[k].kind, CONTENT.actions[k].pp) for k in just_heals} == {
+        "first_aid": ("move", 1), "second_wind": ("move", 1), "field_dressing": ("move", 1)}
+    nibble = CONTENT.actions["nibble"]
+    assert (nibble.kind, nibble.target, [(s.do, s.power, s.pct, s.who) for s in nibble.steps]) == (
+        "intrinsic", "enemy", [("damage", 50, 0, "target"), ("heal", 0, 5, "user")])
+
+
 def test_the_seeds_consumables():
     potion, stutter = CONTENT.actions["potion"], CONTENT.actions["stutter_potion"]
     assert (potion.priority, [(s.do, s.amount) for s in potion.steps]) == (2, [("heal", 1)])

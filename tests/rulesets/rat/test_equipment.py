@@ -13,8 +13,8 @@ import pytest
 from domain.engine.events import Viewer
 from domain.engine.hooks import EffectTriggered
 from domain.rulesets.rat.content import CONTENT
-from domain.rulesets.rat.events import (ActionSkipped, Analyzed, EnemyHpChanged, HpChanged, KnockedOut, KnockOutAverted,
-                                        StatLevelChanged, StatusGained, TurnStarted)
+from domain.rulesets.rat.events import (ActionSkipped, ActionTaken, Analyzed, EnemyHpChanged, HpChanged, KnockedOut,
+                                        KnockOutAverted, StatLevelChanged, StatusGained, TurnStarted)
 from domain.rulesets.rat.legal import options
 from domain.rulesets.rat.setup import MemberSetup
 from domain.rulesets.rat.start import member_entity
@@ -140,6 +140,22 @@ def test_mouse_sized_cheese_lets_the_second_strike_hit():
 
 def test_mouse_sized_cheese_grants_nibble():
     assert built("rat", "mouse_sized_cheese").intrinsic == ("strike", "protect", "nibble")
+
+
+def test_nibble_bites_an_enemy_and_heals_the_user_a_little():
+    # seed 003, 2.2: "No move will just restore health, and if it does it's PP will be severly
+    # limited". NIBBLE is intrinsic (infinite PP), so it bites as it heals (README, choices)
+    # given: rat (50 / 100 HP, ATK 40) with NIBBLE, e1 (DEF 20, 100 HP) deals no damage
+    given = battle([entity("rat", hp=50, max_hp=100, spd=60, intrinsic=("strike", "protect", "nibble"))],
+                   [enemy("e1", atk=0, spd=40)], params=EXACT)
+    # when: rat NIBBLEs e1
+    then, state = turn(given, {"rat": ("nibble", "e1"), "e1": ("strike", "rat")})
+    # then: 50% x 40 x 100/120 = 16.7 -> 16 to e1 (100 -> 84); rat heals 5% x 100 = 5 (50 -> 55)
+    assert then[4:7] == [ActionTaken(actor="rat", action="nibble", target="e1", pp=None),
+                         EnemyHpChanged(target="e1", seat="p2", delta=-16, hp=84, healed=False, cause="nibble",
+                                        by="rat"),
+                         HpChanged(target="rat", delta=5, hp=55, cause="nibble", by="rat")]
+    assert (state.entities["e1"].hp, state.entities["rat"].hp) == (84, 55)
 
 
 @pytest.mark.parametrize("glasses, mode, seen", [

@@ -29,6 +29,9 @@ EXACT = Params(roll_min_pct=100)
 IDLE = {"intrinsic": (), "moves": {"war_cry": 9}}   # WAR_CRY touches no HP: ATK up, nothing else
 P1, P2 = Viewer(seat="p1"), Viewer(seat="p2")
 FIXTURE = Path(__file__).parents[2] / "replays" / "fixtures" / "rat_1.0.0" / "greedy.jsonl"
+# 1.0.0's rules as an event records them: each rule added since at the value 1.0.0 played by
+RULES_1_0_0_WIRE = {"enemy_hp_changes": "moved", "spd_at_minus_infinity": "minus_infinity",
+                    "removed_statuses_react": True}
 
 
 def opening(**setup: object) -> list:
@@ -96,18 +99,20 @@ def test_a_rat_1_0_0_opening_reaches_the_party_without_enemy_hp():
     wire = wire_event(rec, P1, False)
     # then: it gets today's form, the HP withheld; an omniscient viewer gets the bytes as written
     assert [sorted({"hp", "max_hp"} & set(e)) for e in wire["data"]["enemies"]] == [[], [], []]
-    assert (wire["data"]["enemy_hp"], wire["data"]["rules"], wire["v"]) == (None, {"enemy_hp_changes": "moved"}, 2)
+    assert (wire["data"]["enemy_hp"], wire["data"]["rules"], wire["v"]) == (None, RULES_1_0_0_WIRE, 3)
     assert wire_event(rec, OMNISCIENT, False)["data"] == line["data"]
 
 
 def test_the_1_0_0_release_starts_its_battles_with_1_0_0s_rules():
-    # given: rat 1.0.0 as this code still plays it, on the same content
-    old = RULESET.release("1.0.0", RULESET.content_hash)
+    # given: rat 1.0.0 as this code still plays it, on its kept content
+    old = RULESET.release("1.0.0", RULESET.releases["1.0.0"].content)    # type: ignore[index]
+    assert old is not None
     # when: it opens the default battle
     started = of_type(list(old.start(old.parse_setup(DEFAULT_SETUP), Rng(SEED))), RatStarted)[0]
     # then: the battle records 1.0.0's rules, where today's records today's
-    assert (old.version, started.rules) == ("1.0.0", {"enemy_hp_changes": "moved"})
-    assert of_type(opening(), RatStarted)[0].rules == {"enemy_hp_changes": "made"}
+    assert (old.version, started.rules) == ("1.0.0", RULES_1_0_0_WIRE)
+    assert of_type(opening(), RatStarted)[0].rules == {"enemy_hp_changes": "made", "spd_at_minus_infinity": "zero",
+                                                      "removed_statuses_react": False}
 
 
 def test_a_state_stored_before_1_1_0_plays_1_0_0s_rules():
@@ -115,8 +120,9 @@ def test_a_state_stored_before_1_1_0_plays_1_0_0s_rules():
     stored = msgspec.to_builtins(battle())
     del stored["rules"]
     # when / then: read back, it plays 1.0.0's rules; a battle started today records today's
-    assert msgspec.convert(stored, type=Rat).rules == RULES_1_0_0 == Rules(enemy_hp_changes="moved")
-    assert fold(None, opening()).rules == Rules(enemy_hp_changes="made")
+    assert msgspec.convert(stored, type=Rat).rules == RULES_1_0_0 == Rules(
+        enemy_hp_changes="moved", spd_at_minus_infinity="minus_infinity", removed_statuses_react=True)
+    assert fold(None, opening()).rules == Rules()
 
 
 # -- heals and hits on an enemy --------------------------------------------------------------------

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import pytest
 
+from domain.engine.events import Viewer
 from domain.rulesets.rat.events import (ActionTaken, BattleDecided, ConsumableUsed, DamageIgnored, EnemyHpChanged,
                                         HpChanged, KnockedOut, PriorityBoosted, StatLevelChanged, TurnStarted)
 from domain.rulesets.rat.state import Params, Stack
 from domain.rulesets.rat.stats import NEG_INF, POS_INF, clamp_level, damage, leveled, stat
+from domain.rulesets.rat.view import view
 
-from .given import ailment, battle, enemy, entity, of_type, passive, started_turn, turn
+from .given import RULES_1_1_0, ailment, battle, enemy, entity, of_type, passive, started_turn, turn
 
 EXACT = Params(roll_min_pct=100)
 # Seed 003's table, level -> (a stat of 100 at that level); +-4 stand for +-infinity.
@@ -36,8 +38,40 @@ def test_each_level_scales_a_stat_by_the_seeds_factor(level, value):
 def test_the_stat_in_effect_applies_the_entitys_level(level, value):
     mc = entity("mc", atk=100, defense=100, spd=100, levels={"atk": level, "def": level, "spd": level})
     s = battle([mc])
-    spd = NEG_INF if level == -4 else value     # SPD at -infinity sorts after any finite SPD
-    assert (stat(s, mc, "atk"), stat(s, mc, "def"), stat(s, mc, "spd")) == (value, value, spd)
+    assert (stat(s, mc, "atk"), stat(s, mc, "def"), stat(s, mc, "spd")) == (value, value, value)
+
+
+def test_spd_at_level_minus_infinity_is_zero_in_the_order_and_the_view():
+    # seed 003, Stats: "| -infinity | 0 |": the factor is 0 for SPD as for ATK and DEF
+    # given: mc (SPD 999) at SPD level -infinity, e1 (named Zed) at SPD 0
+    given = battle([entity("mc", spd=999, levels={"spd": -4})], [enemy("e1", name="Zed", spd=0)])
+    mc = given.entities["mc"]
+    # when: turn 2 is sorted
+    then, _ = started_turn(given)
+    # then: 999 x 0 = 0, a tie with Zed's 0 that the smaller name ("MC" < "Zed") breaks; the
+    # view shows the 0, not "-inf"
+    assert stat(given, mc, "spd") == 0
+    assert then == [TurnStarted(turn=2, queue=("mc", "e1"))]
+    assert view(given, Viewer(seat="p1"))["party"][0]["spd"] == 0
+
+
+def test_a_battle_of_rat_1_1_0_keeps_spd_at_level_minus_infinity_as_minus_infinity():
+    # given: the same battle under 1.1.0's rules, which treated that SPD as -infinity
+    given = battle([entity("mc", spd=999, levels={"spd": -4})], [enemy("e1", name="Zed", spd=0)], rules=RULES_1_1_0)
+    # when: turn 2 is sorted
+    then, _ = started_turn(given)
+    # then: mc sorts after Zed's 0, and the view reads "-inf", as 1.1.0 recorded
+    assert stat(given, given.entities["mc"], "spd") == NEG_INF
+    assert then == [TurnStarted(turn=2, queue=("e1", "mc"))]
+    assert view(given, Viewer(seat="p1"))["party"][0]["spd"] == "-inf"
+
+
+def test_frozen_spd_stays_minus_infinity_below_a_level_of_minus_infinity():
+    # seed 003, FROZEN: "Target SPD is treated as negative infinity at all times"
+    given = battle([entity("mc", spd=999, levels={"spd": -4})], [enemy("e1", name="Zed", spd=0)],
+                   effects=[ailment("frozen", "mc")])
+    assert stat(given, given.entities["mc"], "spd") == NEG_INF
+    assert given.order == ("e1", "mc")
 
 
 def test_a_leveled_stat_is_floored():
@@ -104,11 +138,11 @@ def test_war_cry_on_atk_plus_three_makes_it_plus_infinity():
     assert stat(state, state.entities["mc"], "atk") == POS_INF
 
 
-def test_trip_on_spd_minus_two_makes_it_minus_infinity():
+def test_trip_on_spd_minus_two_makes_its_level_minus_infinity():
     given = battle([entity("mc", spd=90, moves={"trip": 6})], [enemy("e1", levels={"spd": -2})])
     then, state = turn(given, {"mc": ("trip", "e1"), "e1": ("strike", "mc")})
     assert StatLevelChanged(target="e1", stat="spd", level=-4, by="mc") in then     # -2 -> -3 -> -inf
-    assert stat(state, state.entities["e1"], "spd") == NEG_INF
+    assert stat(state, state.entities["e1"], "spd") == 0                             # factor 0
 
 
 # -- the turn order --------------------------------------------------------------------------------

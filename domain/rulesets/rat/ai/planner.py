@@ -19,7 +19,7 @@ from typing import Any
 
 from domain.engine.rng import Rng
 
-from ..content import CONTENT
+from ..content import content
 from ..legal import options
 from ..state import ENEMIES, Plan, Rat
 from ..stats import FACTORS, stat
@@ -45,12 +45,13 @@ def outlook(s: Rat, remember: bool) -> Outlook:
         return out
     last = s.history[-1]
     turns = len(s.history)
+    actions = content().actions
     for key in out.party:
         covered = sum(1 for log in s.history for a in log.actions if a.action == "protect" and a.target == key)
         out.shield[key] = Fraction(0) if any(a.action == "protect" and a.target == key for a in last.actions) \
             else min(Fraction(4, 5), Fraction(covered, turns))
         out.threat[key] = min(25, 5 * sum(1 for log in s.history for a in log.actions
-                                         if a.actor == key and CONTENT.actions[a.action].damaging))
+                                         if a.actor == key and actions[a.action].damaging))
     return out
 
 
@@ -62,7 +63,7 @@ def estimate(s: Rat, actor: str, power: int, target: dict[str, Any]) -> int:
 
 
 def score(s: Rat, actor: str, action_id: str, target: str | None, look: Outlook) -> int:
-    action = CONTENT.actions[action_id]
+    action = content().actions[action_id]
     me = s.entities[actor]
     if action.target in ("all_enemies", "all_allies"):
         side = "party" if action.target == "all_enemies" else ENEMIES
@@ -81,7 +82,7 @@ def score(s: Rat, actor: str, action_id: str, target: str | None, look: Outlook)
 def _against(s: Rat, actor: str, action_id: str, target: dict[str, Any], look: Outlook) -> int:
     if target["dead"]:
         return 0
-    action = CONTENT.actions[action_id]
+    action = content().actions[action_id]
     value = 0
     held = {a["kind"] for a in target["ailments"]}
     for step in action.steps:
@@ -96,7 +97,7 @@ def _against(s: Rat, actor: str, action_id: str, target: dict[str, Any], look: O
             value += look.threat.get(target["id"], 0)
         elif step.do == "ailment" and step.ailment not in held and (target["id"], step.ailment) not in look.ailments \
                 and not target["ko"]:
-            value += CONTENT.ailments[step.ailment].ai_value * step.chance // 100
+            value += content().ailments[step.ailment].ai_value * step.chance // 100
         elif step.do == "stat" and step.who == "target" and step.amount < 0:
             value += 15 if target["levels"].get(step.stat, 0) > -3 else 0
         elif step.who == "user" and step.do in ("stat", "heal", "priority"):
@@ -107,7 +108,7 @@ def _against(s: Rat, actor: str, action_id: str, target: dict[str, Any], look: O
 def _for_ally(s: Rat, action_id: str, key: str, only_user: bool = False) -> int:
     ally = s.entities[key]
     value = 0
-    for step in CONTENT.actions[action_id].steps:
+    for step in content().actions[action_id].steps:
         if only_user and step.who != "user":
             continue
         if step.do == "heal":
@@ -122,7 +123,8 @@ def _for_ally(s: Rat, action_id: str, key: str, only_user: bool = False) -> int:
         elif step.do == "priority":
             value += 5
     # An enemy's content `ai_value` says how much its side guards it (bosses more).
-    guarded = CONTENT.enemies[ally.kind].ai_value if ally.kind in CONTENT.enemies else 100
+    enemies = content().enemies
+    guarded = enemies[ally.kind].ai_value if ally.kind in enemies else 100
     return value * guarded // 100
 
 
@@ -147,7 +149,7 @@ def memory(s: Rat, actors: list[str], rng: Rng) -> list[Plan]:
     for actor in actors:
         plan = _best(s, actor, look)
         plans.append(plan)
-        for step in CONTENT.actions[plan.action].steps:
+        for step in content().actions[plan.action].steps:
             if plan.target in look.party and step.do == "damage":
                 target = look.party[plan.target]
                 look.damage[plan.target] = look.damage.get(plan.target, 0) + estimate(s, actor, step.power, target)

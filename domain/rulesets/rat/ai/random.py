@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from domain.engine.rng import Rng
 
-from ..content import CONTENT
+from ..content import content
 from ..legal import actions_of, options
 from ..state import Plan, Rat
 
@@ -21,7 +21,7 @@ def tickets(s: Rat, actor: str) -> list[str]:
     e = s.entities[actor]
     found: list[str] = []
     for action in actions_of(s, e):
-        kind = CONTENT.actions[action].kind
+        kind = content().actions[action].kind
         count = e.moves[action] if kind == "move" else e.items[action].count if kind == "consumable" \
             else s.params.intrinsic_weight
         found.extend([action] * count)

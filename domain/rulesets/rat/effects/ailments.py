@@ -9,7 +9,7 @@ from domain.engine.hooks import Handler, HookContext, Phase
 from msgspec.structs import replace
 
 from .. import events as ev
-from ..content import CONTENT
+from ..content import content
 from ..state import Rat, Status
 from .hp import deal_damage, triggered
 from .queries import HOOKS, Affliction, Aging, CanAct, KoCheck, StatQuery, TurnEnding
@@ -26,7 +26,7 @@ def stat_modifier(ctx: HookContext, s: Rat, q: StatQuery) -> StatQuery:
     BLINDED ATK 0), and FROZEN's SPD of -infinity."""
     if not _mine(ctx, q):
         return q
-    ailment = CONTENT.ailments[ctx.effect.kind]
+    ailment = content().ailments[ctx.effect.kind]
     pct = {"atk": ailment.atk_pct, "def": ailment.def_pct, "spd": ailment.spd_pct}[q.stat]
     floor = q.floor or (q.stat == "spd" and ailment.spd_floor)
     return replace(q, pct=q.pct * pct // 100, floor=floor) if pct != 100 or floor != q.floor else q

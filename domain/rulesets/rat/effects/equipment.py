@@ -10,7 +10,7 @@ from domain.engine.events import Event
 from domain.engine.hooks import Handler, HookContext, Phase
 
 from .. import events as ev
-from ..content import CONTENT
+from ..content import content
 from ..state import ENEMIES, Entity, Params, Rat
 from ..stats import clamp_level
 from .hp import afflict, heal, triggered
@@ -121,7 +121,7 @@ def steady_boots(ctx: HookContext, s: Rat, q: Affliction) -> Affliction:
 @HOOKS.hook(Phase.BEFORE, on=Selectable, kind="assault_vest")
 def assault_vest(ctx: HookContext, s: Rat, q: Selectable) -> Selectable:
     """ASSAULT_VEST: a move that deals no damage may not be selected (intrinsic moves may)."""
-    action = CONTENT.actions[q.action]
+    action = content().actions[q.action]
     if q.entity == ctx.effect.owner and action.kind == "move" and not action.damaging:
         return replace(q, allowed=False)
     return q

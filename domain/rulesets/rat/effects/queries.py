@@ -74,6 +74,13 @@ class RatResolver(Resolver[Rat]):
     def __init__(self, state: Rat, rng: Rng):
         super().__init__(state, evolve, HOOKS, effects, rng)
 
+    @property
+    def react_when_gone(self) -> bool:
+        """A status an earlier reaction removed (a BLEEDING a heal cured, a POISONED that spared
+        its holder) reacts no more since 1.2.0, as Showdown skips a status its holder lost;
+        earlier battles recorded such reactions (`Rules.removed_statuses_react`)."""
+        return self.state.rules.removed_statuses_react
+
 
 @evolve.on()
 def _(e: TurnEnding, s: Rat) -> Rat:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from domain.engine.registry import Registry
 
 from .. import events as ev
-from ..content import CONTENT, Action, Step
+from ..content import Action, Step, content
 from ..state import ENEMIES
 from ..stats import clamp_level, damage, stat
 from .hp import afflict, deal_damage, gauge, heal
@@ -97,7 +97,7 @@ def _analyze(r: RatResolver, use: Use, step: Step, target: str) -> None:
     """ANALYZE marks the enemy (a hidden, permanent status); glasses change how: "all" marks
     every enemy, "varifocal" shows every move's PP, "speed" the exact SPD."""
     s = r.state
-    modes = [CONTENT.equipment[item].analyze for item in s.entities[use.actor].equipment]
+    modes = [content().equipment[item].analyze for item in s.entities[use.actor].equipment]
     mode = next((m for m in modes if m in ("varifocal", "speed")), "")
     targets = [e.id for e in s.side(ENEMIES) if not e.dead] if "all" in modes else [target]
     for key in targets:
@@ -107,7 +107,8 @@ def _analyze(r: RatResolver, use: Use, step: Step, target: str) -> None:
 
 @STEPS.register("wish")
 def _wish(r: RatResolver, use: Use, step: Step, target: str) -> None:
-    """WISH: `pct` of the user's max HP, healed at the start of the 2nd turn after use."""
+    """WISH: `pct` of the user's max HP, healed `wish_delay` turns on: at the start of the turn
+    after its use (seed 003's example; 1.1.0 and before waited a turn more)."""
     s = r.state
     amount = s.entities[use.actor].max_hp * step.pct // 100
     r.emit(ev.WishMade(target=target, by=use.actor, amount=amount, turn=s.turn))
