@@ -23,7 +23,7 @@ from replays import format as replay_format
 from replays.diff import first_divergence, view_at
 from replays.verify import verify
 
-from .cli_audit import audit_app, log, replay_import
+from .cli_audit import audit_app, export_set, log, replay_import
 from .cli_bot import POLICY_NAMES, bot
 from .cli_errors import clean_errors, fail, perspective
 from .cli_projections import projections_app
@@ -165,14 +165,25 @@ def simulate_sets(ruleset_id: str, policies: dict[str, Any], count: int, games: 
 
 @replay_app.command("export")
 @clean_errors
-def replay_export(battle_id: str = typer.Argument(..., help="The battle's id."),
-                  output: Path = typer.Option(None, "-o", "--output",
+def replay_export(battle_id: str = typer.Argument(None, help="The battle's id (or --set SET_ID instead)."),
+                  set_id: str = typer.Option(None, "--set", metavar="SET_ID",
+                                             help="Export this finished set instead: one set file holding the "
+                                                  "set's own log and every battle's replay, in order."),
+                  output: Path = typer.Option(None, "-o", "--output", "--out",
                                               help="File to write (.jsonl, .jsonl.gz: compressed); default stdout."),
                   viewer: str = typer.Option("spectator", "--as",
                                              help="Viewer for an unfinished battle: spectator (held back by "
-                                                  "its spectator delay), all or a seat."),
+                                                  "its spectator delay), all or a seat. A set file is whole: "
+                                                  "spectator for a public set, all for a private one too."),
                   db: str = DB) -> None:
-    """Write a battle's replay file (full once it has ended): as far as the viewer may see it now."""
+    """Write a battle's replay file (full once it has ended): as far as the viewer may see it now.
+    With --set, write a finished set's file, for `ringside audit set FILE` (no database needed)
+    and `ringside replay import FILE`."""
+    if (battle_id is None) == (set_id is None):
+        fail("give a battle id, or --set SET_ID for a whole set (not both)")
+    if set_id is not None:
+        export_set(set_id, output, viewer, db)
+        return
     with Battles(db) as store:
         state = store.load(battle_id)
         replay = store.reading.sight_of(state, perspective(viewer, state.created.players)).replay()

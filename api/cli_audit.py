@@ -1,6 +1,8 @@
-"""`ringside replay import`, `ringside audit set` and `ringside log` (filters, follow)."""
+"""`ringside replay import`, `ringside replay export --set`, `ringside audit set` and
+`ringside log` (filters, follow)."""
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
@@ -8,12 +10,15 @@ import orjson
 import typer
 
 from domain.battles import Battles
+from domain.engine.errors import quote
+from domain.engine.events import Viewer
 from domain.sets import Sets
-from replays import format as replay_format
-from replays.audit import audit_set
-from replays.importer import import_replay
+from replays import set_file
+from replays.audit import audit_set, audit_set_file
+from replays.format import Replay
+from replays.importer import import_replay, import_set
 
-from .cli_errors import clean_errors, perspective
+from .cli_errors import clean_errors, fail, perspective
 from .render import event_line
 
 audit_app = typer.Typer(help="Audit competitive sets.", no_args_is_help=True)
@@ -22,27 +27,62 @@ FOLLOW_POLL_SECONDS = 0.25
 
 
 @clean_errors
-def replay_import(file: Path = typer.Argument(..., help="The replay file (.jsonl or .jsonl.gz)."),
+def replay_import(file: Path = typer.Argument(..., help="A replay file or a set file, as `replay export` writes "
+                                                        "them (--set for a set; .jsonl or .jsonl.gz)."),
                   db: str = DB) -> None:
-    """Store a replay file that verifies, under its own battle id."""
-    replay = replay_format.read(file)
+    """Store a replay file that verifies, under its own battle id; or a set file whose set audits,
+    as that set with all its battles, in one transaction. Anything else, or what is stored here
+    already, is refused and nothing is written."""
+    found = set_file.read_any(file)
     with Battles(db) as store:
-        done = import_replay(store, replay)
-    typer.echo(f"imported {done.battle_id}: {done.events} events, winner {done.winner or 'none (draw)'}, "
-               f"head {done.head}")
+        if isinstance(found, Replay):
+            done = import_replay(store, found)
+            typer.echo(f"imported {done.battle_id}: {done.events} events, winner {done.winner or 'none (draw)'}, "
+                       f"head {done.head}")
+            return
+        made = import_set(store, found)
+    typer.echo(f"imported set {made.set_id}: {made.battles} battles, {made.events} events, "
+               f"winner {made.winner or 'none (tie)'}, digest {made.digest}")
+
+
+def export_set(set_id: str, output: Path | None, viewer: str, db: str | None) -> None:
+    """`ringside replay export --set`: a finished set's file, to stdout or `output`."""
+    if viewer not in ("spectator", "all"):
+        fail(f"--as: a set file is whole: spectator (a public set) or all (any finished set), not {quote(viewer)}")
+    with Battles(db) as store:
+        found = set_file.build(Sets(store), set_id, Viewer.parse(viewer))
+    if output is None:
+        sys.stdout.buffer.write(set_file.dumps(found))
+        return
+    set_file.write(found, output)
+    events = sum(len(replay.events) for replay in found.battles)
+    typer.echo(f"wrote {output} (set {found.header['set_id']}: {len(found.battles)} battles, {events} events)")
+
+
+def names_a_file(source: str) -> bool:
+    return Path(source).exists() or source.endswith((".jsonl", ".gz"))
 
 
 @audit_app.command("set")
 @clean_errors
-def audit_set_command(set_id: str = typer.Argument(..., help="The set's id."), db: str = DB,
+def audit_set_command(source: str = typer.Argument(..., metavar="SET_ID_OR_FILE",
+                                                   help="The set's id in the database, or a set file (as "
+                                                        "`replay export --set` writes it) to audit with no database."),
+                      db: str = typer.Option(None, "--db", help="Database URL, for a set id (default: "
+                                                                "$RINGSIDE_DATABASE_URL or sqlite:///./ringside.db)"),
                       as_json: bool = typer.Option(False, "--json", help="Print the report as JSON.")) -> None:
     """Verify every battle of a set, then its results, carry-over and score; exit 1 on a problem.
 
-    The operator's audit: it reads the database, which holds every seed and secret, so it shows
-    every head hash and the set's digest, of a running battle and a private set too. Publish
-    one only once its set is public; `GET /sets/{id}/audit` withholds them until then."""
-    with Battles(db) as store:
-        report = audit_set(store, Sets(store), set_id, omniscient=True)
+    Given a set id it is the operator's audit: it reads the database, which holds every seed and
+    secret, so it shows every head hash and the set's digest, of a running battle and a private
+    set too. Publish one only once its set is public; `GET /sets/{id}/audit` withholds them until
+    then. Given a set file it reads that file alone and opens no database; the file's header and
+    its battles' order are checked against the set's log too."""
+    if names_a_file(source):
+        report = audit_set_file(set_file.read(Path(source)))
+    else:
+        with Battles(db) as store:
+            report = audit_set(store, Sets(store), source, omniscient=True)
     if as_json:
         typer.echo(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode())
     else:
