@@ -36,12 +36,14 @@ SCRIPTED_SCRIPT: list[tuple[str, dict[str, Any]]] = [
     ("h1", {"type": "end_turn"}),
     ("h2", {"type": "end_turn"}),
     # The foes' turn: f1 steps into the heroes' rows to cut Bram, who spends 2 focus to turn
-    # the break into a tap; the archer shoots Aria from 3 away; f2 cannot reach Aria on her
+    # the break into a tap; the archer cannot shoot up at Aria on her mound (range never
+    # climbs), so it steps forward and shoots Bram from 3 away; f2 cannot reach Aria on her
     # mound (lower ground is not next to higher), and both goblins snap back.
     ("gm", {"type": "move", "unit": "f1", "to": [1, 2]}),
     ("gm", {"type": "act", "unit": "f1", "action": "rusty_blade", "targets": ["h2"]}),
     ("h2", {"type": "defend", "lose": "untapped", "focus": 2}),
-    ("gm", {"type": "act", "unit": "f3", "action": "shortbow_shot", "targets": ["h1"]}),
+    ("gm", {"type": "move", "unit": "f3", "to": [2, 4]}),
+    ("gm", {"type": "act", "unit": "f3", "action": "shortbow_shot", "targets": ["h2"]}),
     ("gm", {"type": "move", "unit": "f2", "to": [3, 2]}),
     ("gm", {"type": "end_turn"}),
     # Round 2: Bram's Scatter Shot and a doubled-down Firebolt; Aria raises her shield and
@@ -84,8 +86,10 @@ def greedy_vs_memory() -> Played:
 
 
 def boss_fight() -> Played:
-    """Three hero seats (memory bots) against the Cinder Drake and its goblins (greedy)."""
-    return bots_battle("boss", "memory", "greedy", BOSS_SETUP)
+    """Three hero seats against the Cinder Drake and its goblins, greedy bots all. (Memory-bot
+    heroes, who mend under fire, hold the drake to a draw once it perches on its lone ledge:
+    no effect reaches up to a raised cell from below.)"""
+    return bots_battle("boss", "greedy", "greedy", BOSS_SETUP)
 
 
 BATTLES: Battles = {

@@ -15,17 +15,17 @@ from .content import CONTENT, BattleboardContent, playing
 from .evolve import evolve
 from .legal import legal_commands
 from .setup import DEFAULT_SETUP, parse_setup, table
-from .state import Battleboard, Params
+from .state import Battleboard, Params, Rules
 from .turns import start
 from .view import memory_known, view
 
 RULESET: Ruleset[Battleboard] = register(Ruleset(
-    id="battleboard", version="1.0.0", content=CONTENT, state_type=Battleboard, codec=CODEC,
+    id="battleboard", version="1.1.0", content=CONTENT, state_type=Battleboard, codec=CODEC,
     default_setup=DEFAULT_SETUP,
     setup_schema={
         "heroes": f"1 to 4 heroes (seats h1..h4): a preset ({', '.join(CONTENT.presets)}) or "
                   "{name?, class: [archetype, archetype], affinities: {air, earth, fire, water}, "
-                  "weapons, armor, level, upgrades}",
+                  "weapons? (0 to 3), armor? (null: none), level? (0 to 10, default 1), upgrades}",
         "encounter": f"one of {', '.join(CONTENT.encounters)} (the foes and the map), or",
         "foes": f"a list of foe ids ({', '.join(CONTENT.foes)}) with",
         "map": f"one of {', '.join(CONTENT.maps)}",
@@ -34,5 +34,6 @@ RULESET: Ruleset[Battleboard] = register(Ruleset(
     parse_setup=parse_setup, start=start, evolve=evolve, awaiting=rules.awaiting,
     legal_commands=legal_commands, decide=rules.decide, view=view, outcome=rules.outcome,
     table=table, turn=rules.turn, memory_known=memory_known, bots=BOTS,
-    releases=Kept(Path(__file__).parent / "releases", content=BattleboardContent, playing=playing, params=Params),
+    releases=Kept(Path(__file__).parent / "releases", content=BattleboardContent, playing=playing, params=Params,
+                  rules=Rules),
 ))

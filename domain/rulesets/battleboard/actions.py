@@ -8,7 +8,7 @@ from . import events as ev
 from .attack import parse_dice, run_attacks
 from .board import terrain
 from .commands import Act
-from .content import ACTIONS, Action
+from .content import Action, content
 from .effects import BoardResolver, lose_token
 from .patterns import Aim, aim
 from .state import AttackPlan, Battleboard, Combatant
@@ -61,7 +61,7 @@ def act(b: BoardResolver, seat: str, cmd: Act, unit: Combatant) -> None:
     s = b.state
     if cmd.action not in unit.actions:
         raise RuleViolation(f"{unit.name} has no action {cmd.action!r}", action=cmd.action)
-    action = ACTIONS[cmd.action]
+    action = content().actions[cmd.action]
     double, invigorated = slot(s, unit, action)
     energy = costs(s, unit, action, double, invigorated, cmd.reroll)
     target = aim(s, unit, action, cmd)

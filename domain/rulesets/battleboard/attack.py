@@ -7,8 +7,8 @@ import re
 from domain.engine.errors import RuleViolation
 
 from . import events as ev
-from .board import die_penalty, distance, origins
-from .content import ACTIONS, CONTENT, Action
+from .board import die_penalty, origins, within
+from .content import Action, content
 from .effects import BoardResolver, DefenseQuery, EvasionQuery, defense_of, lose_token
 from .state import AttackPlan, Battleboard, Combatant, Pos
 from .steps import apply_steps
@@ -40,21 +40,22 @@ def best_origin(s: Battleboard, attacker: Combatant, target: Combatant, reach: i
     """The origin within `reach` of the target that loses the fewest dice (the first on the path
     among equals), or None if none is in reach."""
     assert target.cell is not None
-    found = [o for o in origins(s, attacker) if distance(o, target.cell) <= reach]
+    found = [o for o in origins(s, attacker) if within(s, o, target.cell, reach)]
     return min(found, key=lambda o: die_penalty(s, attacker, o, target)) if found else None
 
 
 def run_attacks(b: BoardResolver, plan: AttackPlan) -> None:
     """Resolve the action's attacks in order, pausing where a defender has a choice to make."""
     targets, rerolls = plan.targets, plan.rerolls
+    action = content().actions[plan.action]
     while targets and not b.over:
         key, targets = targets[0], targets[1:]
         target = b.state.units[key]
         if target.defeated or b.state.units[plan.attacker].defeated:
             continue
-        origin = plan.origin if ACTIONS[plan.action].pattern in ("line", "burst", "wave", "path") else \
-            best_origin(b.state, b.state.units[plan.attacker], target, ACTIONS[plan.action].range) or plan.origin
-        av, used = roll(b, plan.attacker, ACTIONS[plan.action], key, origin, rerolls)
+        origin = plan.origin if action.pattern in ("line", "burst", "wave", "path") else \
+            best_origin(b.state, b.state.units[plan.attacker], target, action.range) or plan.origin
+        av, used = roll(b, plan.attacker, action, key, origin, rerolls)
         rerolls -= used
         if b.over:                  # a stance's answer to the roll decided the battle
             return
@@ -71,7 +72,7 @@ def run_attacks(b: BoardResolver, plan: AttackPlan) -> None:
                 origin=origin, remaining=list(targets), rerolls=rerolls))
             return
         take(b, waiting, *options[0])
-    finish(b, plan.attacker, ACTIONS[plan.action])
+    finish(b, plan.attacker, action)
 
 
 def roll(b: BoardResolver, attacker_id: str, action: Action, key: str, origin: Pos, rerolls: int) -> tuple[int, int]:
@@ -132,11 +133,11 @@ def take(b: BoardResolver, plan: AttackPlan, lose: str, focus: int) -> None:
     target = s.units[plan.target]
     broken = plan.av > defense_of(s, target) + focus * s.params.focus_defense
     lose_token(b, plan.target, "break" if broken else "tap", prefer=lose, broken=broken)
-    action = ACTIONS[plan.action]
+    action = content().actions[plan.action]
     if b.state.units[plan.target].defeated or b.over or (action.kind == "attack" and not broken):
         return
     for token in action.effects:
-        if CONTENT.tokens[token].immediate:
+        if content().tokens[token].immediate:
             lose_token(b, plan.target, token)
         else:
             b.emit(ev.TokenGiven(unit=plan.target, token=token, by=plan.attacker))

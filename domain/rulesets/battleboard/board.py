@@ -1,5 +1,5 @@
 """The 5x6 battle board (seed 002, Battle Board and Movement): sections, terrain, the cost of
-each step of a movement path, zones of control, teleport jumps, origins and snap-back.
+each step of a movement path, zones of control, teleport jumps, origins, range and snap-back.
 
 Cells are stored as (col, row) and sent as [col, row]; row 0 is the heroes' edge. Adjacency
 is orthogonal (`Metric.ORTHOGONAL`), and so is every distance.
@@ -11,7 +11,7 @@ from functools import cache, lru_cache
 
 from domain.engine.grid import Cell, Grid, reachable
 
-from .content import CONTENT
+from .content import Map, content
 from .state import HEROES, Battleboard, Combatant, Pos
 
 STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))      # up, right, down, left
@@ -30,19 +30,16 @@ def on_board(s: Battleboard, p: Pos) -> bool:
     return 0 <= p[0] < s.params.width and 0 <= p[1] < s.params.height
 
 
-@cache
-def _cells(map_id: str) -> dict[Pos, tuple[str, int]]:
-    """Each cell's terrain and level, read once per map."""
-    m = CONTENT.maps[map_id]
-    return {(c, r): (m.terrain(c, r), m.level(c, r)) for r in range(len(m.rows)) for c in range(len(m.rows[r]))}
+def the_map(s: Battleboard) -> Map:
+    return content().maps[s.map]
 
 
 def terrain(s: Battleboard, p: Pos) -> str:
-    return _cells(s.map)[p][0]
+    return content().cells(s.map)[p][0]
 
 
 def level(s: Battleboard, p: Pos) -> int:
-    return _cells(s.map)[p][1]
+    return content().cells(s.map)[p][1]
 
 
 def section_rows(s: Battleboard, side: str) -> range:
@@ -171,19 +168,54 @@ def jumps(s: Battleboard, unit: Combatant) -> list[tuple[Pos, int]]:
 def origins(s: Battleboard, unit: Combatant) -> list[Pos]:
     """Seed 002, Patterns: an action originates on or next to the movement path. A higher cell is
     not next to a lower one (Elevated Terrain): adjacency counts from high to low only."""
-    return list(_origins(s.map, board(s), unit.path or ((unit.cell,) if unit.cell else ())))
+    return list(_origins(the_map(s), board(s), unit.path or ((unit.cell,) if unit.cell else ())))
 
 
 @lru_cache(maxsize=4096)
-def _origins(map_id: str, on: Grid, path: tuple[Pos, ...]) -> tuple[Pos, ...]:
-    cells = _cells(map_id)
+def _origins(m: Map, on: Grid, path: tuple[Pos, ...]) -> tuple[Pos, ...]:
     found: list[Pos] = []
     for p in path:
-        for c in (to_cell(p), *on.neighbours(to_cell(p))):
-            q = (c.col, c.row)
-            if q not in found and (q == p or cells[q][1] <= cells[p][1]):
+        for q in (p, *_next_to(m, on, p)):
+            if q not in found:
                 found.append(q)
     return tuple(found)
+
+
+def _next_to(m: Map, on: Grid, p: Pos) -> list[Pos]:
+    """Elevated Terrain: the cells next to `p` for an effect used from it, the lower and the
+    level ones; a higher cell is not next to a lower one."""
+    return [(c.col, c.row) for c in on.neighbours(to_cell(p)) if m.level(c.col, c.row) <= m.level(*p)]
+
+
+def span(s: Battleboard, origin: Pos, target: Pos) -> int | None:
+    """How far an effect reaches from `origin` to `target`: steps between cells next to each
+    other. Under `elevated_range` a step never climbs (a lower cell is not next to a higher
+    one, seed 002, Elevated Terrain), so a higher cell may be out of reach (None); under
+    1.0.0's rules every step counted alike."""
+    if not s.rules.elevated_range:
+        return distance(origin, target)
+    return _spans(the_map(s), board(s), origin).get(target)
+
+
+@lru_cache(maxsize=4096)
+def _spans(m: Map, on: Grid, origin: Pos) -> dict[Pos, int]:
+    """The steps from `origin` to every cell an effect reaches, never climbing."""
+    found = {origin: 0}
+    frontier = [origin]
+    while frontier:
+        nxt = []
+        for p in frontier:
+            for q in _next_to(m, on, p):
+                if q not in found:
+                    found[q] = found[p] + 1
+                    nxt.append(q)
+        frontier = nxt
+    return found
+
+
+def within(s: Battleboard, origin: Pos, target: Pos, reach: int) -> bool:
+    steps = span(s, origin, target)
+    return steps is not None and steps <= reach
 
 
 def liquid_ignored(unit: Combatant) -> bool:
@@ -193,23 +225,27 @@ def liquid_ignored(unit: Combatant) -> bool:
 def die_penalty(s: Battleboard, attacker: Combatant, origin: Pos, target: Combatant) -> int:
     """Obscuring and liquid terrain: one die fewer for an attack originating there, and one fewer
     for an attack targeting a combatant there (not for a flyer or swimmer in liquid)."""
-    penalty = 0
-    for p, who in ((origin, attacker), (target.cell, target)):
-        kind = terrain(s, p) if p is not None else "plain"
-        if kind == "obscuring" or (kind == "liquid" and not liquid_ignored(who)):
-            penalty += 1
-    return penalty
+    return cell_penalty(s, attacker, origin) + (cell_penalty(s, target, target.cell) if target.cell else 0)
+
+
+def cell_penalty(s: Battleboard, who: Combatant, p: Pos) -> int:
+    """The die an attack loses for `who` attacking from, or targeted on, obscuring or liquid
+    terrain at `p`."""
+    kind = terrain(s, p)
+    return 1 if kind == "obscuring" or (kind == "liquid" and not liquid_ignored(who)) else 0
 
 
 def snap_target(s: Battleboard, unit: Combatant) -> Pos:
     """Where a combatant ends its turn: where it stands if that is in its section and no ally
-    stands there; else back at its origin; else the nearest free cell of its section."""
+    stands there; else back at its origin (seed 002, Movement: "snaps back to their point of
+    origin"), whatever its terrain; else the nearest free cell of its section. Under 1.0.0's
+    rules (`snap_to_origin` off) an origin on challenging terrain was passed over."""
     assert unit.cell is not None
     if in_section(s, unit.side, unit.cell) and not _taken(s, unit, unit.cell):
         return unit.cell
     free = [p for p in section_cells(s, unit.side) if placeable(s, p) and not _taken(s, unit, p)]
     back = unit.origin or unit.cell
-    if back in free:
+    if back in free or (s.rules.snap_to_origin and in_section(s, unit.side, back) and not _taken(s, unit, back)):
         return back
     return min(free, key=lambda p: (distance(p, back), p[1], p[0])) if free else back
 

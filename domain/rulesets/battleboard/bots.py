@@ -13,7 +13,7 @@ from domain.engine.bots import BotFactory
 from domain.engine.registry import Registry
 
 from .attack import parse_dice
-from .content import ACTIONS
+from .content import content
 from .memory_bot import MemoryPolicy
 
 BOTS: Registry[str, BotFactory] = Registry("battleboard bot")
@@ -28,7 +28,7 @@ def _hit_chance(evasion: int) -> float:
 
 
 def expected_av(action_id: str, target: Mapping[str, Any]) -> float:
-    action = ACTIONS[action_id]
+    action = content().actions[action_id]
     if action.dice is None:
         return 0.0
     n, m, k = parse_dice(action.dice)
@@ -72,7 +72,7 @@ def _move_score(view: Mapping[str, Any], me: Mapping[str, Any], to: list[int]) -
 
 def _act_score(view: Mapping[str, Any], units: dict[str, dict[str, Any]], me: Mapping[str, Any],
                cmd: Mapping[str, Any]) -> float:
-    action = ACTIONS[cmd["action"]]
+    action = content().actions[cmd["action"]]
     cost = 0.4 * action.energy + 0.2 * action.focus + 0.1 * cmd.get("reroll", 0)
     if action.dice is not None:
         targets = cmd.get("targets") or []

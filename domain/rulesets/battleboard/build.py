@@ -7,7 +7,7 @@ from typing import Any
 
 from domain.engine.registry import Registry
 
-from .content import CONTENT, Upgrade
+from .content import Upgrade, content
 from .setup import BattleboardSetup, Build
 from .state import FOES, GM, HEROES
 
@@ -50,31 +50,33 @@ def affinity_stats(affinities: dict[str, int], start: int) -> dict[str, int]:
 
 
 def hero_sheet(seat: str, build: Build, start: int) -> Sheet:
-    armor = CONTENT.armor[build.armor]
+    known = content()
     stats = affinity_stats(build.affinities, start)
-    actions = list(CONTENT.basic)
+    actions = list(known.basic)
     for arch in build.cls:
-        for power in CONTENT.archetypes[arch].powers:
+        for power in known.archetypes[arch].powers:
             _add(actions, power)
     for weapon in build.weapons:
-        for action in CONTENT.weapons[weapon].actions:
+        for action in known.weapons[weapon].actions:
             _add(actions, action)
     sheet: Sheet = {"id": seat, "side": HEROES, "seat": seat, "name": build.name, "rank": "character", **stats,
                     "actions": actions, "movement": [], "teleport": 0,
                     "build": {"class": list(build.cls), "affinities": dict(build.affinities), "weapons": list(build.weapons),
                               "armor": build.armor, "level": build.level, "upgrades": list(build.upgrades)}}
-    sheet["speed"] = max(0, sheet["speed"] + armor.speed)
-    sheet["evasion"] += armor.evasion
-    sheet["defense"] += armor.defense
+    if build.armor is not None:         # Armor: a character may wear none
+        armor = known.armor[build.armor]
+        sheet["speed"] = max(0, sheet["speed"] + armor.speed)
+        sheet["evasion"] += armor.evasion
+        sheet["defense"] += armor.defense
     for upgrade_id in build.upgrades:
-        u = CONTENT.upgrades[upgrade_id]
+        u = known.upgrades[upgrade_id]
         UPGRADES[u.effect](u, sheet)
     return sheet
 
 
 def foe_sheet(number: int, foe_id: str) -> Sheet:
-    foe = CONTENT.foes[foe_id]
-    actions = list(CONTENT.basic)
+    foe = content().foes[foe_id]
+    actions = list(content().basic)
     for action in foe.actions:
         _add(actions, action)
     return {"id": f"f{number}", "side": FOES, "seat": GM, "name": foe.name, "rank": foe.rank, "speed": foe.speed,

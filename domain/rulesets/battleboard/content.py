@@ -166,14 +166,24 @@ class BattleboardContent(ContentFiles):
         self.encounters = self._load("maps.toml", "encounters", Encounter)
         self.presets = self._load("presets.toml", "presets", Preset)
         self.basic = tuple(a.id for a in self.actions.values() if a.basic)
+        self._cells: dict[str, dict[tuple[int, int], tuple[str, int]]] = {}
+
+    def cells(self, map_id: str) -> dict[tuple[int, int], tuple[str, int]]:
+        """Each cell of a map, (col, row) -> (terrain, level), read once."""
+        found = self._cells.get(map_id)
+        if found is None:
+            m = self.maps[map_id]
+            found = {(c, r): (m.terrain(c, r), m.level(c, r)) for r in range(len(m.rows)) for c in range(len(m.rows[r]))}
+            self._cells[map_id] = found
+        return found
 
     def _load(self, file: str, table: str, cls: type[T]) -> dict[str, T]:
         raw = self.toml(file).get(table, {}) if file in self.files else {}
         return {key: msgspec.convert({"id": key, **value}, type=cls) for key, value in raw.items()}
 
 
+# Today's content, for declaring the ruleset. The rules read the content in force through
+# `content()`: a kept release plays its own (`domain.engine.releases`).
 CONTENT = BattleboardContent()
 IN_FORCE = InForce(CONTENT, "battleboard_content")
 content, playing = IN_FORCE.get, IN_FORCE.playing
-TOKENS: dict[str, Token] = CONTENT.tokens
-ACTIONS: dict[str, Action] = CONTENT.actions

@@ -4,16 +4,26 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from domain.engine.events import Event, secret
+from domain.engine.in_force import with_older
 
 from . import commands as cmd
+from .state import Rules
 
 
 class BattleboardStarted(Event, frozen=True, kw_only=True):
+    """The battle's params and rule choices, the map, and every combatant's sheet."""
     TOPIC = "battleboard.Started"
+    class_version = 2
     params: dict[str, Any]
+    rules: dict[str, Any]
     map: str
     heroes: list[str]
     units: list[dict[str, Any]]
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Any]) -> dict[str, Any]:
+        """Battleboard 1.0.0 recorded no rule choices: it played each one's older value."""
+        return {**data, "rules": with_older(Rules, {})}
 
 
 class InitiativeRolled(Event, frozen=True, kw_only=True):
@@ -225,6 +235,13 @@ class Granted(Event, frozen=True, kw_only=True):
     TOPIC = "battleboard.Granted"
     unit: str
     movement: str
+
+
+class MovementLapsed(Event, frozen=True, kw_only=True):
+    """The movement types move actions gave (`lift` among them) end with the side's turn."""
+    TOPIC = "battleboard.MovementLapsed"
+    unit: str
+    movement: list[str]
 
 
 class StanceTaken(Event, frozen=True, kw_only=True):

@@ -10,7 +10,7 @@ from domain.engine.hooks import Effect
 from domain.engine.reducer import Reducer
 
 from . import events as ev
-from .state import AttackPlan, Battleboard, Combatant, Params, Pos, other
+from .state import AttackPlan, Battleboard, Combatant, Params, Pos, Rules, other
 
 evolve: Reducer[Battleboard] = Reducer("battleboard")
 
@@ -35,8 +35,9 @@ def _(e: ev.BattleboardStarted, s: Battleboard | None) -> Battleboard:
     for raw in e.units:
         u = msgspec.convert(raw, type=Combatant)
         units[u.id] = replace(u, untapped=u.resilience, energy=u.energy_stat)
-    return Battleboard(params=msgspec.convert(e.params, type=Params), map=e.map, heroes=tuple(e.heroes), units=units,
-                       border=msgspec.convert(e.params, type=Params).section_rows)
+    params = msgspec.convert(e.params, type=Params)
+    return Battleboard(params=params, rules=msgspec.convert(e.rules, type=Rules), map=e.map, heroes=tuple(e.heroes),
+                       units=units, border=params.section_rows)
 
 
 @evolve.on()
@@ -182,6 +183,11 @@ def _(e: ev.Gained, s: Battleboard) -> Battleboard:
 def _(e: ev.Granted, s: Battleboard) -> Battleboard:
     u = s.units[e.unit]
     return _unit(s, e.unit, lifted=True) if e.movement == "lift" else _unit(s, e.unit, granted=(*u.granted, e.movement))
+
+
+@evolve.on()
+def _(e: ev.MovementLapsed, s: Battleboard) -> Battleboard:
+    return _unit(s, e.unit, granted=(), lifted=False)
 
 
 @evolve.on()

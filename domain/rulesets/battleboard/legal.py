@@ -8,7 +8,7 @@ from .actions import costs, max_reroll, slot
 from .attack import defenses
 from .board import steps
 from .commands import Act, Advance, Choose, Convert, Defend, EndTurn, Move, Place
-from .content import ACTIONS
+from .content import content
 from .decide import awaiting
 from .patterns import aims
 from .state import Battleboard, Combatant, side_of_seat
@@ -40,8 +40,9 @@ def legal_commands(s: Battleboard, seat: str) -> list[Command]:
 def unit_actions(s: Battleboard, unit: Combatant) -> list[Command]:
     found: list[Command] = []
     seen: dict[tuple[str, int], dict[str, tuple[int, int]]] = {}
+    actions = content().actions
     for action_id in unit.actions:
-        action = ACTIONS[action_id]
+        action = actions[action_id]
         try:
             double, invigorated = slot(s, unit, action)
             costs(s, unit, action, double, invigorated, 0)

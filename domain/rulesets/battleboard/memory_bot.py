@@ -16,7 +16,7 @@ from domain.ai.memory import Memory
 from domain.engine.bots import Bot
 from domain.engine.rng import Rng
 
-from .content import ACTIONS
+from .content import content
 
 Wire = dict[str, Any]
 
@@ -32,9 +32,10 @@ class Reading:
         self.mine = {k for k, u in self.units.items() if u["side"] == side}
         self.threat: Counter[str] = Counter()
         self.aimed_at: Counter[str] = Counter()
+        actions = content().actions
         for action in memory.actions:
             data = action["data"]
-            actor, used = data.get("unit"), ACTIONS.get(str(data.get("action")))
+            actor, used = data.get("unit"), actions.get(str(data.get("action")))
             if actor is None or used is None or used.dice is None or actor in self.mine:
                 continue
             hit = [t for t in data.get("targets") or [] if t in self.mine]
@@ -53,7 +54,7 @@ def adjust(r: Reading, cmd: Wire) -> float:
         return _defend(r, cmd)
     if kind != "act":
         return 0.0
-    action = ACTIONS[cmd["action"]]
+    action = content().actions[cmd["action"]]
     targets = list(cmd.get("targets") or [])
     if action.dice is not None:
         return sum(0.3 * r.threat[t] + (1.5 if r.tokens(t) <= 1 else 0.0) for t in targets if t in r.units)

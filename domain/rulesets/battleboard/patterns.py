@@ -14,7 +14,7 @@ from itertools import combinations, combinations_with_replacement
 from domain.engine.errors import RuleViolation
 
 from .attack import best_origin
-from .board import STEPS, distance, enemy_at, hazard_paid, on_board, origins, step_cost
+from .board import STEPS, enemy_at, hazard_paid, on_board, cell_penalty, origins, step_cost, within
 from .commands import Act
 from .content import Action
 from .state import Battleboard, Combatant, Pos
@@ -133,7 +133,9 @@ def _aim_units(s: Battleboard, unit: Combatant, action: Action, cmd: Act) -> Aim
 
 
 def _area(s: Battleboard, unit: Combatant, action: Action, field: str, value: object) -> tuple[tuple[str, ...], Pos]:
-    """The enemies a line, wave or burst placed at `value` hits, and its origin; none if out of reach."""
+    """The enemies a line, wave or burst placed at `value` hits, and its origin: of the origins
+    that reach it, the one that loses the fewest dice (the first on the path among equals);
+    none if out of reach."""
     if field == "at" and not (isinstance(value, tuple) and on_board(s, value)):
         raise RuleViolation("at: a cell [col, row] on the board")
     limit = s.params.height if field == "row" else s.params.width
@@ -141,11 +143,13 @@ def _area(s: Battleboard, unit: Combatant, action: Action, field: str, value: ob
         raise RuleViolation(f"{field}: 0..{limit - 1}")
     cells = _cells(s, field, value)
     anchor = _anchor(s, field, value)
-    reach = [o for o in origins(s, unit) if any(distance(o, c) <= action.range for c in anchor)]
+    reach = [o for o in origins(s, unit) if any(within(s, o, c, action.range) for c in anchor)]
     if not reach:
         return (), (0, 0)
     hit = tuple(u.id for u in foes_of(s, unit) if u.cell in cells)
-    return hit, reach[0]
+    if not s.rules.area_fewest_dice:
+        return hit, reach[0]        # 1.0.0's rules: the first origin that reaches
+    return hit, min(reach, key=lambda o: cell_penalty(s, unit, o))
 
 
 def _anchor(s: Battleboard, field: str, value: object) -> list[Pos]:

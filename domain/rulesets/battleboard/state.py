@@ -9,6 +9,7 @@ from msgspec.structs import replace
 
 from domain.engine.content import Bound
 from domain.engine.hooks import Effect
+from domain.engine.in_force import Older, with_older
 
 HEROES, FOES = "heroes", "foes"
 GM = "gm"
@@ -37,12 +38,38 @@ class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     focus_defense: Annotated[int, Bound(1, 10)] = 1
     auto_hit: Annotated[int, Bound(1, 20)] = 11            # Resolving Attacks: rolls of 11 or 12 always hit
     die_sides: Annotated[int, Bound(2, 20)] = 12           # a d12; a d20 at most
-    zero_hits_miss: bool = True     # Resolving Attacks: an attack with no hit has Attack Value 0
+    # a variant, off by default: an attack with no hit has Attack Value 0. Seed 002, Resolving
+    # Attacks, gives the Attack Value as hits x M + K, which is K with no hit.
+    zero_hits_miss: bool = False
     confused_fail: Annotated[int, Bound(0, 20)] = 3        # Confused: a d12 at or under this loses the action
     affinity_start: Annotated[int, Bound(0, 5)] = 1        # Affinities: each starts at 1...
     affinity_points: Annotated[int, Bound(0, 20)] = 6      # ...plus 6 points (and one more a level)
     # not in the seed: a battle still running after this many rounds is a draw
     round_limit: Annotated[int, Bound(1, 100)] = 30
+
+
+class Rules(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The rule choices a release fixes, at today's values: a setup cannot change them, a kept
+    release starts its battles with its own (`domain.engine.releases`), and `Started` records
+    the ones a battle plays by. Each field's `Older` is what 1.0.0, which had none, played."""
+    # Focus: focus above `focus_bank` times the stat is lost as the turn starts (1.0.0 kept it)
+    focus_capped: Annotated[bool, Older(False)] = True
+    # Movement: snap back to the origin whatever its terrain (1.0.0 passed over an origin on
+    # challenging terrain for the nearest placeable cell)
+    snap_to_origin: Annotated[bool, Older(False)] = True
+    # Move: the movement types a move action gives end with the side's turn (1.0.0 kept them
+    # through the enemy's turn, until the combatant's next)
+    granted_lapse: Annotated[bool, Older(False)] = True
+    # Patterns: a line, wave or burst originates where it loses the fewest dice (1.0.0 took the
+    # first origin that reached)
+    area_fewest_dice: Annotated[bool, Older(False)] = True
+    # Elevated Terrain: range counts steps between adjacent cells, and a lower cell is not next
+    # to a higher one (1.0.0 counted every step alike)
+    elevated_range: Annotated[bool, Older(False)] = True
+
+
+# The rule choices that replay battleboard 1.0.0, which recorded none.
+RULES_1_0_0 = msgspec.convert(with_older(Rules, {}), type=Rules)
 
 
 class Combatant(msgspec.Struct, frozen=True, kw_only=True):
@@ -110,6 +137,7 @@ class AttackPlan(msgspec.Struct, frozen=True, kw_only=True):
 
 class Battleboard(msgspec.Struct, frozen=True, kw_only=True):
     params: Params
+    rules: Rules = RULES_1_0_0      # a state stored before 1.1.0 (a snapshot) has none: it played 1.0.0's
     map: str
     heroes: tuple[str, ...]         # hero seats, in order
     units: dict[str, Combatant]     # heroes first, then foes, in order

@@ -2,8 +2,11 @@
 arrangement, each side's turn from its start-of-turn tokens to snap-back, and taking a row."""
 from __future__ import annotations
 
+import msgspec
+
 from domain.engine.errors import RuleViolation
 from domain.engine.events import Event
+from domain.engine.in_force import rules_in_force
 from domain.engine.rng import Rng
 
 from . import events as ev
@@ -12,19 +15,20 @@ from .build import sheets
 from .commands import Move
 from .effects import BoardResolver, lose_token
 from .setup import BattleboardSetup
-from .state import FOES, HEROES, Battleboard, Combatant, other, side_of_seat
+from .state import FOES, HEROES, Battleboard, Combatant, Rules, other, side_of_seat
 from .steps import NEGATIVE_ORDER
 
 
-
 def start(setup: BattleboardSetup, rng: Rng) -> list[Event]:
-    """The combatants, then the initiative: a d12 for each side, rerolled on a match."""
+    """The combatants and the rule choices in force, then the initiative: a d12 for each side,
+    rerolled on a match."""
     rolls: list[list[int]] = []
     while not rolls or rolls[-1][0] == rolls[-1][1]:
         rolls.append([rng.int(1, 12), rng.int(1, 12)])
     winner = HEROES if rolls[-1][0] > rolls[-1][1] else FOES
-    return [ev.BattleboardStarted(params=setup.params_json(), map=setup.map,
-                                  heroes=[f"h{i + 1}" for i in range(len(setup.heroes))], units=sheets(setup)),
+    return [ev.BattleboardStarted(params=setup.params_json(), rules=msgspec.to_builtins(rules_in_force(Rules)),
+                                  map=setup.map, heroes=[f"h{i + 1}" for i in range(len(setup.heroes))],
+                                  units=sheets(setup)),
             ev.InitiativeRolled(rolls=rolls, winner=winner)]
 
 
@@ -105,12 +109,18 @@ def ready(b: BoardResolver, key: str, half: bool) -> None:
     if u.count("stunned"):
         slots = 1
         b.emit(ev.TokenSpent(unit=key, token="stunned", reason="used"))
-    focus = max(u.focus, min(u.focus + u.focus_stat, u.focus_stat * p.focus_bank))
-    b.emit(ev.Readied(unit=key, mp=mp, focus=focus, slots=slots, teleport=u.teleport))
+    b.emit(ev.Readied(unit=key, mp=mp, focus=focus_at_start(b.state, u), slots=slots, teleport=u.teleport))
     if b.state.units[key].count("poisoned"):
         lose_token(b, key, "poisoned")
         if not b.state.units[key].defeated:
             b.emit(ev.TokenSpent(unit=key, token="poisoned", reason="used"))
+
+
+def focus_at_start(s: Battleboard, u: Combatant) -> int:
+    """Focus: the combatant gains its Focus stat, and keeps at most `focus_bank` times the stat
+    (README). Under 1.0.0's rules (`focus_capped` off) focus already above that was kept."""
+    gained = min(u.focus + u.focus_stat, u.focus_stat * s.params.focus_bank)
+    return gained if s.rules.focus_capped else max(u.focus, gained)
 
 
 def move(b: BoardResolver, seat: str, cmd: Move, unit: Combatant) -> None:
@@ -134,7 +144,8 @@ def convert(b: BoardResolver, seat: str, unit: Combatant) -> None:
 
 def end_turn(b: BoardResolver, seat: str) -> None:
     """The seat's combatants are done: each snaps back unless it ends in its own section (and
-    not on an ally). When every seat of the side is done, the side's turn ends."""
+    not on an ally). When every seat of the side is done, the side's turn ends, and with it the
+    movement types its move actions gave ("this turn", under `granted_lapse`)."""
     if not b.state.taking_turn(seat):
         raise RuleViolation(f"{seat} is not taking a turn now")
     b.emit(ev.SeatDone(seat=seat))
@@ -146,6 +157,10 @@ def end_turn(b: BoardResolver, seat: str) -> None:
     side = s.active or HEROES
     if any(u.seat not in s.done for u in s.living(side)):
         return
+    if s.rules.granted_lapse:
+        for u in s.living(side):
+            if u.granted or u.lifted:
+                b.emit(ev.MovementLapsed(unit=u.id, movement=[*u.granted, *(["lift"] if u.lifted else [])]))
     b.emit(ev.TurnEnded(side=side))
     begin_turn(b, other(side), half=False, row_open=open_row(b.state, side))
 

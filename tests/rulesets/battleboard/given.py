@@ -18,9 +18,10 @@ from domain.rulesets.battleboard import RULESET
 from domain.rulesets.battleboard.content import CONTENT, Map
 from domain.rulesets.battleboard.decide import decide
 from domain.rulesets.battleboard.evolve import evolve
-from domain.rulesets.battleboard.state import FOES, GM, HEROES, Battleboard, Combatant, Params
+from domain.rulesets.battleboard.state import FOES, GM, HEROES, Battleboard, Combatant, Params, Rules
 
 E = TypeVar("E", bound=Event)
+ACTIONS, TOKENS = CONTENT.actions, CONTENT.tokens      # today's content, whose numbers tests quote
 PLAIN = (".....",) * 6
 
 
@@ -67,11 +68,12 @@ def unit(key: str, cell: tuple[int, int] | None = None, **changes: Any) -> Comba
 
 
 def battle(*units: Combatant, active: str = HEROES, rows: tuple[str, ...] = PLAIN, border: int = 3,
-           round: int = 1, half: bool = False, params: Params | None = None, **changes: Any) -> Battleboard:
+           round: int = 1, half: bool = False, params: Params | None = None, rules: Rules | None = None,
+           **changes: Any) -> Battleboard:
     """A battle in `active`'s turn of `round` (the heroes went first), heroes before foes in the
-    roster, on the given terrain."""
+    roster, on the given terrain, under today's rule choices unless `rules` says otherwise."""
     roster = [u for u in units if u.side == HEROES] + [u for u in units if u.side == FOES]
-    return Battleboard(params=params or Params(), map=field(*rows), heroes=tuple(u.id for u in roster if u.side == HEROES),
+    return Battleboard(params=params or Params(), rules=rules or Rules(), map=field(*rows), heroes=tuple(u.id for u in roster if u.side == HEROES),
                        units={u.id: u for u in roster}, phase="turn", winner=HEROES, first=HEROES,
                        active=active, half=half, round=round, turn=2 * round - (active == HEROES),
                        border=border, **changes)

@@ -5,10 +5,9 @@ instead of energy and allows an identical action; it is then discarded."""
 from __future__ import annotations
 
 from domain.rulesets.battleboard.commands import Act
-from domain.rulesets.battleboard.content import ACTIONS
 from domain.rulesets.battleboard.events import ActionTaken, Gained, Restored, TokenSpent, Untapped
 
-from .given import battle, legal, play, refused, unit
+from .given import ACTIONS, battle, legal, play, refused, unit
 
 MISS = [1, 1]
 KIT = ("strike", "quick_stab", "scatter_shot", "recover", "reposition", "raise_shield")

@@ -1,19 +1,19 @@
-"""Seed 002, Resolving Attacks and Effects: the Attack Value is hits x M + K, less one for each
-of the attacker's Weakened tokens, plus one for each of the target's Vulnerable tokens (one of
-each is discarded per attack); an attack with no hit has no Attack Value. At 0 or less the
-target ignores it, from 1 to its Defense a token is tapped, above its Defense it breaks."""
+"""Seed 002, Resolving Attacks and Effects: the Attack Value is hits x M + K, with no hit as with
+any other count, less one for each of the attacker's Weakened tokens, plus one for each of the
+target's Vulnerable tokens (one of each is discarded per attack). At 0 or less the target
+ignores it, from 1 to its Defense a token is tapped, above its Defense it breaks. A variant
+(`zero_hits_miss`, off by default) gives an attack with no hit Attack Value 0."""
 from __future__ import annotations
 
 import pytest
 
 from domain.rulesets.battleboard.attack import band
 from domain.rulesets.battleboard.commands import Act
-from domain.rulesets.battleboard.content import ACTIONS
 from domain.rulesets.battleboard.events import (ActionTaken, AttackIgnored, DiceRolled, TokenDiscarded, TokenSpent,
                                                 TokenTapped)
 from domain.rulesets.battleboard.state import Params
 
-from .given import battle, of_type, play, unit
+from .given import ACTIONS, battle, of_type, play, unit
 
 
 def test_the_content_numbers_these_tests_quote():
@@ -34,21 +34,26 @@ def test_the_three_bands(av, defense, expected):
     assert band(av, defense) == expected
 
 
-def test_no_hit_means_no_attack_value_and_the_attack_is_ignored():
+def test_with_no_hit_the_attack_value_is_the_plus_and_the_target_taps():
+    # given Strike (2d*2+1) at a target of Evasion 4 and Defense 4, by today's params
+    assert Params().zero_hits_miss is False
+    # when both dice miss
     then, state = attack([3, 4])
-    # 3 and 4 do not beat evasion 4: 0 hits, so AV 0 (not the +1)
+    # then seed 002, Resolving Attacks: "The number of hits is then multipled by 3 and then 1 is
+    # added to the total to calculate the Attack Value": 0 hits x 2 + 1 = 1, from 1 to Defense 4 a tap
     assert then == [ActionTaken(seat="h1", unit="h1", action="strike", targets=("f1",), kind="attack"),
                     DiceRolled(attacker="h1", target="f1", origin=(2, 3), expression="2d*2+1", dice=[3, 4],
-                               rerolls=[], evasion=4, hits=0, av=0, defense=4, band="ignored"),
-                    AttackIgnored(unit="f1")]
+                               rerolls=[], evasion=4, hits=0, av=1, defense=4, band="tap"),
+                    TokenTapped(unit="f1", reason="tap")]
+    assert (state.units["f1"].untapped, state.units["f1"].tapped) == (2, 1)
+
+
+def test_the_zero_hits_miss_variant_gives_no_hit_no_attack_value():
+    given = battle(unit("h1", (2, 2)), unit("f1", (2, 3)), params=Params(zero_hits_miss=True))
+    then, state = play(given, "h1", Act(unit="h1", action="strike", targets=("f1",)), [1, 2])
+    # 0 hits: AV 0 under the variant (not 0 x 2 + 1), and the target ignores it
+    assert (of_type(then, DiceRolled)[0].av, then[-1]) == (0, AttackIgnored(unit="f1"))
     assert (state.units["f1"].untapped, state.units["f1"].tapped) == (3, 0)
-
-
-def test_with_zero_hits_allowed_the_plus_counts():
-    given = battle(unit("h1", (2, 2)), unit("f1", (2, 3)), params=Params(zero_hits_miss=False))
-    then, _ = play(given, "h1", Act(unit="h1", action="strike", targets=("f1",)), [1, 2])
-    # 0 hits x 2 + 1 = 1: a tap
-    assert of_type(then, DiceRolled)[0].av == 1
 
 
 def test_an_attack_value_up_to_the_defense_taps_a_token():
@@ -117,8 +122,16 @@ def test_weakened_and_vulnerable_together():
     assert (state.units["h1"].tokens, state.units["f1"].tokens) == ({}, {})
 
 
-def test_vulnerable_adds_nothing_to_a_miss_but_is_still_spent():
+def test_vulnerable_adds_to_a_miss_too():
     then, state = attack([1, 2], tokens={"vulnerable": 1})
+    # no hit: 0 x 2 + 1 + 1 vulnerable = 2, a tap; the token is spent
+    assert (of_type(then, DiceRolled)[0].av, then[-1]) == (2, TokenTapped(unit="f1", reason="tap"))
+    assert state.units["f1"].tokens == {}
+
+
+def test_under_the_variant_vulnerable_adds_nothing_to_a_miss_but_is_still_spent():
+    given = battle(unit("h1", (2, 2)), unit("f1", (2, 3), tokens={"vulnerable": 1}), params=Params(zero_hits_miss=True))
+    then, state = play(given, "h1", Act(unit="h1", action="strike", targets=("f1",)), [1, 2])
     # no hit: AV 0 whatever the Vulnerable tokens
     assert of_type(then, DiceRolled)[0].av == 0
     assert of_type(then, AttackIgnored) == [AttackIgnored(unit="f1")]

@@ -58,6 +58,17 @@ def test_armor_changes_the_stats():
     assert stats_of(hero_sheet("h1", build("heavy"), 1)) == (5, 6, 6, 6, 5, 6)
 
 
+def test_no_armor_and_no_weapon_leave_the_affinity_stats_and_the_class_actions():
+    # seed 002, Armor: "Each character can choose to wear Light, Medium or Heavy armor", or none
+    sheet = hero_sheet("h1", build(None, weapons=()), 1)
+    # air 3, earth 3, fire 3, water 2: speed 3 + 3, evasion 3 + 2, defense 3 + 2, resilience 3 + 3,
+    # focus 3 + 2, energy 3 + 3, nothing added
+    assert stats_of(sheet) == (6, 5, 5, 6, 5, 6)
+    powers = [*CONTENT.archetypes["vanguard"].powers, *CONTENT.archetypes["warden"].powers]
+    assert sheet["actions"] == ["strike", "aid", "recover", "reposition", *powers, "hold_the_line"]     # + its upgrade
+    assert (sheet["build"]["armor"], sheet["build"]["weapons"]) == (None, [])
+
+
 def test_a_hero_has_the_basic_actions_its_powers_and_its_weapons_actions_once_each():
     sheet = hero_sheet("h2", build(weapons=("spear", "shield")), 1)
     # spear: spear_thrust, hold_the_line (also the upgrade's action); shield: shield_bash, raise_shield (a power too)
@@ -107,7 +118,7 @@ def test_a_foe_has_its_content_stats_and_the_basic_actions():
 
 def test_every_combatant_starts_with_resilience_untapped_tokens_and_its_energy():
     setup = parse_setup({"heroes": ["aria"], "foes": ["goblin_archer"], "map": "training_ground"})
-    state = evolve(None, BattleboardStarted(params=setup.params_json(), map=setup.map, heroes=["h1"],
+    state = evolve(None, BattleboardStarted(params=setup.params_json(), rules={}, map=setup.map, heroes=["h1"],
                                             units=sheets(setup)))
     for u in state.units.values():
         assert (u.untapped, u.tapped, u.energy, u.focus, u.cell) == (u.resilience, 0, u.energy_stat, 0, None)

@@ -3,17 +3,20 @@ every registered behaviour is used by some content, and the content covers what 
 (the four basic actions, the ten effect tokens, the three armors, every terrain type)."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from domain.rulesets.battleboard.steps import STEPS
 from domain.rulesets.battleboard.attack import parse_dice
 from domain.rulesets.battleboard.build import UPGRADES
-from domain.rulesets.battleboard.content import (ACTIONS, CONTENT, KINDS, MOVEMENT, PATTERNS, RANKS, STATS, TARGETS,
+from domain.rulesets.battleboard.content import (CONTENT, KINDS, MOVEMENT, PATTERNS, RANKS, STATS, TARGETS,
                                                  TERRAIN)
 from domain.rulesets.battleboard.effects import HOOKS
 from domain.rulesets.battleboard.setup import parse_setup
 from domain.rulesets.battleboard.state import Params
 
+ACTIONS = CONTENT.actions
 STEPS_OF = [(a, step) for a in ACTIONS.values() for step in a.steps]
 STANCES = {step.stance for _, step in STEPS_OF if step.do == "stance"}
 
@@ -44,6 +47,25 @@ def test_guard_and_move_actions_never_attack(action):
     # seed 002, Actions: attacks come from attack and tactics actions; guard actions never include attacks
     if action.kind in ("guard", "move"):
         assert action.dice is None, action.id
+
+
+@pytest.mark.parametrize("action", [a for a in ACTIONS.values() if a.target != "self" and a.pattern != "path"],
+                         ids=lambda a: a.id)
+def test_every_action_text_gives_the_reach_the_rules_allow(action):
+    # given an aimed action: its target (or its line, wave or burst) is within `range` of an origin
+    # when its text states the reach
+    # then it counts from where seed 002, Patterns, puts the origin: "The origin of the attack
+    # must be adjacent to or on the combatant's Movement Path"; range 0 is a cell on or next to it
+    if action.range == 0:
+        assert "on or next to your path" in action.text or "in melee" in action.text, action.text
+    else:
+        assert f"within {action.range} of a cell on or next to your path" in action.text, action.text
+
+
+def test_no_content_text_counts_the_reach_from_the_path_itself():
+    # "within 2 of your path" would be one short: an origin next to the path adds one
+    texts = [t.text for table in (ACTIONS, CONTENT.weapons, CONTENT.foes, CONTENT.upgrades) for t in table.values()]
+    assert [t for t in texts if re.search(r"within \d+ of (your|its) path", t)] == []
 
 
 @pytest.mark.parametrize("action", ACTIONS.values(), ids=lambda a: a.id)

@@ -7,13 +7,12 @@ from __future__ import annotations
 import pytest
 
 from domain.rulesets.battleboard.commands import Act, EndTurn
-from domain.rulesets.battleboard.content import ACTIONS, TOKENS
 from domain.rulesets.battleboard.events import (ActionTaken, AttackIgnored, CombatEnded, ConfusionRolled, Defeated,
                                                 DiceRolled, Readied, TokenDiscarded, TokenGiven, TokenSpent,
                                                 TokenTapped, TurnBegan, Untapped)
-from domain.rulesets.battleboard.state import FOES, Params
+from domain.rulesets.battleboard.state import FOES, RULES_1_0_0, Params
 
-from .given import battle, of_type, play, refused, unit
+from .given import ACTIONS, TOKENS, battle, of_type, play, refused, unit
 
 
 
@@ -109,9 +108,9 @@ def test_no_wound_on_a_tap():
 
 # -- At the start of the holder's turn ---------------------------------------------------------
 
-def heroes_turn(params=None, **h1):
+def heroes_turn(params=None, rules=None, **h1):
     """The foes end their turn; the heroes' begins: the events from TurnBegan on, and the state."""
-    given = battle(unit("h1", (2, 1), **h1), unit("f1", (2, 4)), active=FOES, params=params)
+    given = battle(unit("h1", (2, 1), **h1), unit("f1", (2, 4)), active=FOES, params=params, rules=rules)
     then, state = play(given, "gm", EndTurn())
     return then[then.index(of_type(then, TurnBegan)[0]) + 1:], state
 
@@ -198,7 +197,24 @@ def test_focus_refills_to_the_stat_each_turn():
     assert Params().focus_bank == 1
     assert heroes_turn(focus_stat=2, focus=0)[1].units["h1"].focus == 2
     assert heroes_turn(focus_stat=2, focus=1)[1].units["h1"].focus == 2       # 1 + 2 capped at 1 x 2
-    assert heroes_turn(focus_stat=2, focus=5)[1].units["h1"].focus == 5       # above the cap: kept, no more
+
+
+def test_focus_above_the_bank_is_lost_as_the_turn_starts():
+    # given h1 of Focus 2 holding 5 focus points (Channel gave it more than its stat), and a
+    # bank of 1 x the stat
+    # when the foes end their turn and the heroes' begins
+    then, state = heroes_turn(focus_stat=2, focus=5)
+    # then seed 002, Focus: "Focus is the number of Focus points that a combatant gains at the
+    # start of each round of combat"; it gains 2, and keeps at most 1 x 2 (README, Focus):
+    # min(5 + 2, 1 x 2) = 2
+    assert then == [Readied(unit="h1", mp=4, focus=2, slots=2, teleport=0)]
+    assert state.units["h1"].focus == 2
+
+
+def test_under_1_0_0_focus_above_the_bank_was_kept():
+    _, state = heroes_turn(rules=RULES_1_0_0, focus_stat=2, focus=5)
+    # max(5, min(5 + 2, 1 x 2)) = 5
+    assert state.units["h1"].focus == 5
 
 
 def test_unspent_focus_is_banked_up_to_focus_bank_times_the_stat():

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from domain.rulesets.battleboard.attack import defenses
 from domain.rulesets.battleboard.commands import Act, Convert, Defend
-from domain.rulesets.battleboard.content import ACTIONS
 from domain.rulesets.battleboard.events import (Defeated, DefenseAwaited, Defended, DiceRolled, TokenDiscarded,
                                                 TokenTapped)
 
-from .given import battle, legal, of_type, play, refused, unit
+from .given import ACTIONS, battle, legal, of_type, play, refused, unit
 
 BREAK = [5, 6]      # strike 2d*2+1: 2 hits x 2 + 1 = 5
 
@@ -122,7 +121,8 @@ def test_several_misses_are_rerolled_lowest_first():
 
 def test_a_rerolled_miss_still_costs_its_focus():
     rolled, state = rerolled([4, 2, 3], reroll=1, focus=1)
-    assert (rolled.rerolls, rolled.hits, rolled.av) == ([[1, 3]], 0, 0)
+    # the 2 is rerolled to a 3: still 0 hits, 0 x 2 + 1 = 1
+    assert (rolled.rerolls, rolled.hits, rolled.av) == ([[1, 3]], 0, 1)
     assert state.units["h1"].focus == 0
 
 

@@ -6,11 +6,10 @@ import pytest
 
 from domain.rulesets.battleboard.attack import is_hit, parse_dice
 from domain.rulesets.battleboard.commands import Act
-from domain.rulesets.battleboard.content import ACTIONS
 from domain.rulesets.battleboard.events import DiceRolled
 from domain.rulesets.battleboard.state import Params
 
-from .given import battle, decide_after, of_type, unit
+from .given import ACTIONS, battle, decide_after, of_type, unit
 
 STRIKE = ACTIONS["strike"]
 

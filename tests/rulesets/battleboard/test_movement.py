@@ -6,11 +6,11 @@ barriers or obscuring terrain) for 1 point."""
 from __future__ import annotations
 
 from domain.rulesets.battleboard.board import steps, zoc_cost
-from domain.rulesets.battleboard.commands import Act, Move
-from domain.rulesets.battleboard.content import ACTIONS
-from domain.rulesets.battleboard.events import ActionTaken, Gained, Granted, Moved, StanceTaken
+from domain.rulesets.battleboard.commands import Act, EndTurn, Move
+from domain.rulesets.battleboard.events import ActionTaken, Gained, Granted, Moved, MovementLapsed, StanceTaken
+from domain.rulesets.battleboard.state import RULES_1_0_0
 
-from .given import battle, legal, play, refused, unit
+from .given import ACTIONS, battle, legal, of_type, play, refused, unit
 
 
 def test_the_content_numbers_these_tests_quote():
@@ -100,6 +100,37 @@ def test_a_movement_type_already_held_is_not_granted_again():
     then, state = play(state, "h1", Act(unit="h1", action="wind_step"))
     assert then[1:] == [Gained(unit="h1", resource="movement", amount=2)]
     assert state.units["h1"].granted == ()
+
+
+def test_a_movement_type_a_move_action_gave_ends_with_the_turn():
+    # given h1 took Wind Step ("Gain 2 movement points and Flight this turn"), and f1 flies
+    given = battle(unit("h1", (2, 2), actions=("wind_step",)), unit("f1", (2, 4), movement=("flight",)))
+    _, given = play(given, "h1", Act(unit="h1", action="wind_step"))
+    # when h1's seat ends the heroes' turn
+    then, state = play(given, "h1", EndTurn())
+    # then seed 002, Move: "Move actions instead increase the amount of movement a combatant can
+    # take or gives the combatant special movement types" for the turn, as "Movement points are
+    # lost at the end of their turn" (Speed): h1 no longer flies in the foes' turn
+    assert of_type(then, MovementLapsed) == [MovementLapsed(unit="h1", movement=["flight"])]
+    assert (state.units["h1"].granted, state.units["h1"].moves_as("flight")) == ((), False)
+    # so flying f1 ignores h1's zone: (2,3) costs 1, not 1 + 1 for the zone of a flyer
+    assert costs(state, "f1")[(2, 3)] == (1, 0)
+
+
+def test_a_lift_ends_with_the_turn_too():
+    given = battle(unit("h1", (2, 2), granted=("swimming",), lifted=True), unit("f1", (2, 5)))
+    then, state = play(given, "h1", EndTurn())
+    assert of_type(then, MovementLapsed) == [MovementLapsed(unit="h1", movement=["swimming", "lift"])]
+    assert (state.units["h1"].granted, state.units["h1"].lifted) == ((), False)
+
+
+def test_under_1_0_0_a_movement_type_lasted_into_the_enemys_turn():
+    given = battle(unit("h1", (2, 2), granted=("flight",)), unit("f1", (2, 4), movement=("flight",)),
+                   rules=RULES_1_0_0)
+    then, state = play(given, "h1", EndTurn())
+    # no lapse: h1 still flies, and its zone costs flying f1 one more: 1 + 1 = 2
+    assert (of_type(then, MovementLapsed), state.units["h1"].granted) == ([], ("flight",))
+    assert costs(state, "f1")[(2, 3)] == (2, 0)
 
 
 def test_ebb_and_flow_gives_swimming():

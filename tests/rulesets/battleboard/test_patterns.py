@@ -6,13 +6,16 @@ charge passes through, to an empty cell. Targets are listed (and attacked) in ro
 from __future__ import annotations
 
 from domain.rulesets.battleboard.commands import Act, Move
-from domain.rulesets.battleboard.content import ACTIONS
 from domain.rulesets.battleboard.events import ActionTaken, Charged, DiceRolled, TokenTapped
 from domain.rulesets.battleboard.patterns import aims
 
-from .given import battle, of_type, play, refused, unit
+from domain.rulesets.battleboard.state import RULES_1_0_0
 
-MISS = [1, 1]       # two dice that hit nothing: the attack is ignored and needs no defence
+from .given import ACTIONS, battle, of_type, play, refused, unit
+
+# Two dice that hit nothing: at most the +K, a tap, which a target holding only untapped tokens
+# takes without a choice to make.
+MISS = [1, 1]
 
 
 def test_the_content_numbers_these_tests_quote():
@@ -165,6 +168,28 @@ def test_a_line_out_of_reach_or_without_enemies_is_refused():
     refused(state, "h1", Act(unit="h1", action="searing_line", row=2), "no enemy in that line within reach")
     refused(state, "h1", Act(unit="h1", action="searing_line", row=6), "row: 0..5")
     refused(state, "h1", Act(unit="h1", action="searing_line", targets=("f1",)), "is aimed with row, not targets")
+
+
+def test_an_area_attack_comes_from_the_origin_that_loses_the_fewest_dice():
+    # given h1 stands on obscuring terrain at (2,1); f1 in row 2
+    rows = (".....", "..o..", ".....", ".....", ".....", ".....")
+    state = battle(unit("h1", (2, 1), energy=2, actions=("searing_line",)), unit("f1", (0, 2)), rows=rows)
+    # when h1 sears row 2 (range 1): its own cell reaches the row, and so does (3,1) next to it
+    then, _ = play(state, "h1", Act(unit="h1", action="searing_line", row=2), MISS)
+    # then seed 002, Obscuring Terrain: "Attacks targeting or originating from obscuring terrain
+    # roll one fewer hit die", and Patterns: "The origin of the attack must be adjacent to or on
+    # the combatant's Movement Path": from plain (3,1) it rolls all 2 dice, not 2 - 1
+    rolled = of_type(then, DiceRolled)[0]
+    assert (rolled.origin, rolled.dice) == ((3, 1), [1, 1])
+
+
+def test_under_1_0_0_an_area_attack_came_from_the_first_origin():
+    rows = (".....", "..o..", ".....", ".....", ".....", ".....")
+    state = battle(unit("h1", (2, 1), energy=2, actions=("searing_line",)), unit("f1", (0, 2)), rows=rows,
+                   rules=RULES_1_0_0)
+    then, _ = play(state, "h1", Act(unit="h1", action="searing_line", row=2), [1])
+    # h1's own obscuring cell: 2 dice - 1 = 1
+    assert (of_type(then, DiceRolled)[0].origin, of_type(then, DiceRolled)[0].dice) == ((2, 1), [1])
 
 
 def test_a_wave_hits_every_enemy_in_three_columns():

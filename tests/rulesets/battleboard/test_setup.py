@@ -1,7 +1,7 @@
 """Setup validation (seed 002, Building a Character and Combatants): heroes are presets or
-builds (class of two archetypes, 6 + level affinity points, weapons, armor, one upgrade a level
-from the class's archetypes); foes come from an encounter or a list with a map. Every refusal
-names the offending field."""
+builds (class of two archetypes, 6 + level affinity points, up to three weapons, armor or none,
+level 0 to 10, one upgrade a level from the class's archetypes); foes come from an encounter or
+a list with a map. Every refusal names the offending field."""
 from __future__ import annotations
 
 import pytest
@@ -57,6 +57,28 @@ def test_a_higher_level_spends_more_points_and_unlocks_more_upgrades():
     assert parse_setup(setup(raw)).heroes[0].level == 2
 
 
+def test_a_character_may_be_created_at_level_0():
+    # given a build of level 0: 6 + 0 affinity points and no upgrade
+    raw = hero(level=0, affinities={"air": 1, "earth": 2, "fire": 2, "water": 1}, upgrades=[])
+    # when it is parsed
+    parsed = parse_setup(setup(raw)).heroes[0]
+    # then seed 002, Leveling Up: "A character may level up one or more times at the time of
+    # creation -- we recommend that a character levels up once": once is advised, none is allowed
+    assert (parsed.level, parsed.upgrades, sum(parsed.affinities.values())) == (0, (), 6)     # 6 + 0 points
+
+
+def test_a_character_may_wear_no_armor_and_carry_no_weapon():
+    # given a build with no weapon and no armor, and one that leaves both out
+    bare = hero(weapons=[], armor=None)
+    left_out = {k: v for k, v in IVO.items() if k not in ("weapons", "armor")}
+    # when each is parsed
+    parsed = [parse_setup(setup(raw)).heroes[0] for raw in (bare, left_out)]
+    # then seed 002, Weapons: "A character may equip one Primary Weapon and one Secondary Weapon
+    # or three Secondary weapons"; Armor: "Each character can choose to wear Light, Medium or
+    # Heavy armor". Both are a choice, and none is one too
+    assert [(b.weapons, b.armor) for b in parsed] == [((), None), ((), None)]
+
+
 def test_foes_may_be_listed_with_a_map():
     parsed = parse_setup({"heroes": ["aria"], "foes": ["orc_brute", "goblin_archer"], "map": "thornwood"})
     assert (parsed.foes, parsed.map) == (("orc_brute", "goblin_archer"), "thornwood")
@@ -85,7 +107,7 @@ def test_the_table_has_a_seat_per_hero_and_the_game_masters():
     (setup("aria", hero(colour="red")), "heroes[1].colour"),
     (setup(hero(name="")), "heroes[0].name"),
     (setup(hero(name="x" * 41)), "heroes[0].name"),
-    (setup(hero(level=0)), "heroes[0].level"),
+    (setup(hero(level=-1)), "heroes[0].level"),
     (setup(hero(level=11)), "heroes[0].level"),
     (setup(hero(**{"class": ["warden"]})), "heroes[0].class"),
     (setup(hero(**{"class": "warden"})), "heroes[0].class"),
@@ -97,13 +119,14 @@ def test_the_table_has_a_seat_per_hero_and_the_game_masters():
     (setup(hero(affinities={"air": 7, "wind": 0})), "heroes[0].affinities.wind"),
     (setup(hero(affinities={"air": -1, "earth": 4, "fire": 2, "water": 2})), "heroes[0].affinities.air"),
     (setup(hero(affinities={"air": 8, "earth": 0, "fire": 0, "water": 0})), "heroes[0].affinities.air"),
-    (setup(hero(weapons=[])), "heroes[0].weapons"),
+    (setup(hero(weapons="wand")), "heroes[0].weapons"),
     (setup(hero(weapons=["dagger", "wand", "blowgun", "talisman"])), "heroes[0].weapons"),
     (setup(hero(weapons=["longsword", "spear"])), "heroes[0].weapons"),
     (setup(hero(weapons=["longsword", "dagger", "wand"])), "heroes[0].weapons"),
     (setup(hero(weapons=["wand", "club"])), "heroes[0].weapons[1]"),
     (setup(hero(weapons=["wand", "wand"])), "heroes[0].weapons[1]"),
     (setup(hero(armor="plate")), "heroes[0].armor"),
+    (setup(hero(armor=0)), "heroes[0].armor"),
     (setup(hero(upgrades=["vanguard_charge"])), "heroes[0].upgrades[0]"),
     (setup(hero(upgrades=["warden_rally", "warden_rally"], level=2,
                 affinities={"air": 2, "earth": 2, "fire": 2, "water": 2})), "heroes[0].upgrades[1]"),

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from domain.engine.hooks import Effect, EffectTriggered
 from domain.rulesets.battleboard.commands import Act, EndTurn, Move
-from domain.rulesets.battleboard.content import ACTIONS
 from domain.rulesets.battleboard.effects import defense_of, evasion_of
 from domain.rulesets.battleboard.events import (ActionTaken, AttackIgnored, Charged, CombatEnded, Defeated, DiceRolled, Moved, StanceEnded,
                                                 StanceTaken, TokenDiscarded, TokenTapped)
 from domain.rulesets.battleboard.state import FOES
 
-from .given import battle, of_type, play, unit
+from .given import ACTIONS, battle, of_type, play, unit
 
 
 def test_the_content_numbers_these_tests_quote():
@@ -49,10 +48,10 @@ def test_shield_wall_raises_the_owners_defense():
 def test_evade_raises_the_owners_evasion():
     given = battle(unit("h1", (2, 2), evasion=4), unit("f1", (2, 3)), active=FOES, stances=(stance("evade", amount=2),))
     then, _ = play(given, "gm", Act(unit="f1", action="strike", targets=("h1",)), [5, 6])
-    # evasion 4 + 2: 5 and 6 both miss
+    # evasion 4 + 2: 5 and 6 both miss; 0 hits x 2 + 1 = 1
     assert then[1] == EffectTriggered(kind="evade", owner="h1", on="EvasionQuery")
     rolled = of_type(then, DiceRolled)[0]
-    assert (rolled.evasion, rolled.hits, rolled.av) == (6, 0, 0)
+    assert (rolled.evasion, rolled.hits, rolled.av) == (6, 0, 1)
 
 
 def test_blur_costs_focus_for_two_evasion():
@@ -105,9 +104,9 @@ def test_sentinel_ignores_allies():
 def test_riposte_taps_a_token_of_an_adjacent_attacker():
     given = battle(unit("h1", (2, 2)), unit("f1", (2, 3)), active=FOES, stances=(stance("riposte"),))
     then, state = play(given, "gm", Act(unit="f1", action="strike", targets=("h1",)), [1, 2])
-    # even a miss is answered
+    # even a miss is answered (the miss still taps h1: 0 hits x 2 + 1 = 1)
     assert then[2:] == [EffectTriggered(kind="riposte", owner="h1", on="battleboard.DiceRolled"),
-                        TokenTapped(unit="f1", reason="stance"), AttackIgnored(unit="h1")]
+                        TokenTapped(unit="f1", reason="stance"), TokenTapped(unit="h1", reason="tap")]
     assert state.units["f1"].tapped == 1
 
 

@@ -2,18 +2,18 @@
 1 more; elevated terrain 2 more entered from lower ground (Climbing: 1, Flight: none); challenging
 terrain only with Flight or a lift; barriers never; hazardous terrain costs a defense token.
 Obscuring and liquid terrain take a hit die off attacks from or at them. A higher cell is next
-to a lower one, not the other way round, when finding where an action can come from."""
+to a lower one, not the other way round, when finding where an action can come from and how far
+it reaches."""
 from __future__ import annotations
 
 import pytest
 
 from domain.rulesets.battleboard.board import origins, steps
 from domain.rulesets.battleboard.commands import Act, Move
-from domain.rulesets.battleboard.content import ACTIONS
 from domain.rulesets.battleboard.events import DiceRolled, Gained, Granted, Moved, TokenDiscarded, TokenTapped
-from domain.rulesets.battleboard.state import FOES
+from domain.rulesets.battleboard.state import FOES, RULES_1_0_0
 
-from .given import battle, of_type, play, refused, unit
+from .given import ACTIONS, battle, of_type, play, refused, unit
 
 FAR = unit("f1", (4, 5))        # an enemy far from everything, so the foes are on the board
 
@@ -157,6 +157,34 @@ def test_a_lower_cell_is_next_to_a_higher_one():
     assert of_type(then, DiceRolled)[0].origin == (2, 0)
 
 
+MOUND = (".....", ".....", "..1..", ".....", ".....", ".....")      # (2,2) is one level up
+
+
+def test_range_does_not_climb_to_a_higher_cell():
+    # given h1 on the ground at (2,0) with Firebolt (range 2), f1 on the mound at (2,2): (2,1),
+    # next to h1, is 1 from f1 as the crow flies
+    state = battle(unit("h1", (2, 0), actions=("firebolt",)), unit("f1", (2, 2)), rows=MOUND)
+    # when h1 fires at f1, then seed 002, Elevated Terrain: "lower terrain does not count as being
+    # adjacent to elevated terrain for the purpose of determining whether and effect can be used
+    # from a space": no step of the reach climbs, so no cell of the ground reaches f1
+    refused(state, "h1", Act(unit="h1", action="firebolt", targets=("f1",)), "f1 is not an enemy within 2")
+
+
+def test_range_reaches_down_from_a_higher_cell():
+    state = battle(unit("h1", (2, 5)), unit("f1", (2, 2), actions=("firebolt",)), rows=MOUND, active=FOES)
+    # "Elevated Terrain counts as being adjacent to lower terrain": (2,3) below f1 is an origin,
+    # 2 steps from h1 at (2,5)
+    then, _ = play(state, "gm", Act(unit="f1", action="firebolt", targets=("h1",)), [1, 1])
+    assert of_type(then, DiceRolled)[0].origin == (2, 3)
+
+
+def test_under_1_0_0_range_counted_every_step_alike():
+    state = battle(unit("h1", (2, 0), actions=("firebolt",)), unit("f1", (2, 2)), rows=MOUND, rules=RULES_1_0_0)
+    then, _ = play(state, "h1", Act(unit="h1", action="firebolt", targets=("f1",)), [1, 1])
+    # from h1's own cell, 2 from f1 on the mound as if the ground were flat: 2 <= 2
+    assert of_type(then, DiceRolled)[0].origin == (2, 0)
+
+
 # -- Obscuring and liquid terrain: one hit die fewer -------------------------------------------
 
 def firebolt_dice(rows, dice, h1_cell=(2, 2), f1_cell=(2, 4), **h1):
@@ -227,7 +255,9 @@ def test_lucky_makes_up_for_the_lost_die():
     assert rolled.dice == [8, 9]
 
 
-@pytest.mark.parametrize("mark", ["d", "h", "c", "1"])
-def test_other_terrain_takes_no_die(mark):
-    rows = (".....", ".....", ".....", ".....", f"..{mark}..", ".....")
+@pytest.mark.parametrize("rows", [
+    *[(".....", ".....", ".....", ".....", f"..{mark}..", ".....") for mark in "dhc"],
+    (".....", ".....", "..1..", "..1..", "..1..", "....."),        # h1 on the same level, so in reach
+], ids=["d", "h", "c", "1"])
+def test_other_terrain_takes_no_die(rows):
     assert firebolt_dice(rows, [8, 9], f1_cell=(2, 4)).dice == [8, 9]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from domain.rulesets.battleboard.commands import Advance, EndTurn, Move
 from domain.rulesets.battleboard.events import Readied, RowTaken, SeatDone, SnappedBack, TurnBegan, TurnEnded
-from domain.rulesets.battleboard.state import FOES, HEROES, Params
+from domain.rulesets.battleboard.state import FOES, HEROES, RULES_1_0_0, Params
 
 from .given import battle, legal, of_type, play, refused, unit
 
@@ -47,6 +47,27 @@ def test_the_nearest_free_cell_skips_barriers_and_challenging_terrain():
     given = battle(unit("h1", (2, 3), origin=(2, 1)), unit("h2", (2, 1)), unit("f1", (4, 5)), rows=rows)
     then, _ = play(given, "h1", EndTurn())
     # (2,0) barrier, (1,1) challenging, (3,1) barrier, (2,2) barrier: the nearest free cells are 2 away
+    assert of_type(then, SnappedBack) == [SnappedBack(unit="h1", to=[1, 0])]
+
+
+def test_an_origin_on_challenging_terrain_is_snapped_back_to():
+    # given h1 began its turn on challenging terrain at (1,1) in its section (it was lifted
+    # there last turn) and now stands in the enemy's section at (1,3)
+    rows = (".....", ".c...", ".....", ".....", ".....", ".....")
+    given = battle(unit("h1", (1, 3), origin=(1, 1)), unit("f1", (4, 5)), rows=rows)
+    # when its seat ends the turn
+    then, state = play(given, "h1", EndTurn())
+    # then seed 002, Movement: "the combatant snaps back to their point of origin unless their
+    # movement path ends in their section": back to (1,1), not the nearest placeable cell (1,0)
+    assert of_type(then, SnappedBack) == [SnappedBack(unit="h1", to=[1, 1])]
+    assert state.units["h1"].cell == (1, 1)
+
+
+def test_under_1_0_0_an_origin_on_challenging_terrain_was_passed_over():
+    rows = (".....", ".c...", ".....", ".....", ".....", ".....")
+    given = battle(unit("h1", (1, 3), origin=(1, 1)), unit("f1", (4, 5)), rows=rows, rules=RULES_1_0_0)
+    then, _ = play(given, "h1", EndTurn())
+    # (1,0), (0,1), (2,1) and (1,2) are 1 from (1,1): the lowest row first
     assert of_type(then, SnappedBack) == [SnappedBack(unit="h1", to=[1, 0])]
 
 
