@@ -19,7 +19,8 @@ from tests.cli.helpers import run_json
 
 FIXTURES = Path(__file__).parent / "fixtures"
 BATTLES = ("random", "greedy", "memory", "set_battle_1", "set_battle_2", "set_battle_3")
-HASHES = {"1.0.0": "4e42f7059f26156685327047d0170fbc", "1.1.0": "8325d49c8ac007d034f8e277fe751d43"}
+HASHES = {"1.0.0": "4e42f7059f26156685327047d0170fbc", "1.1.0": "8325d49c8ac007d034f8e277fe751d43",
+          "1.2.0": "71ac78c573fdb1fd9202a0be1fbe940c"}
 EVERY = [(version, name) for version in HASHES for name in BATTLES]
 
 
@@ -55,7 +56,8 @@ def test_an_earlier_ring_replay_plays_back_to_its_end(version, name, tmp_path):
             assert store.view(done.battle_id, Viewer(seat="p1"), at=seq)["seq"] == seq
 
 
-@pytest.mark.parametrize(("version", "name"), [("1.0.0", "memory"), ("1.0.0", "set_battle_2"), ("1.1.0", "greedy")])
+@pytest.mark.parametrize(("version", "name"), [("1.0.0", "memory"), ("1.0.0", "set_battle_2"), ("1.1.0", "greedy"),
+                                             ("1.2.0", "set_battle_3")])
 def test_an_earlier_ring_replay_shows_at_any_seq_from_the_file(version, name, tmp_path):
     path = fixture(version, name)
     last = len(read(path).events)

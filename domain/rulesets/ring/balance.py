@@ -6,7 +6,8 @@ in equal numbers, the way `ringside simulate` plays them (`domain.ai.match.play`
 `--battles` is the total, rounded up so that every pair plays the same number on each
 seating. Prints each deck's win % against each other deck and against the field, how many
 battles the time limit decided, and the share of leader damage that came from
-`strike_leader` (the rest from abilities such as leader_damage steps).
+`strike_leader` (the rest from abilities such as leader_damage steps), and in how many of
+its battles each deck's side used each of `MECHANICS`.
 """
 from __future__ import annotations
 
@@ -15,17 +16,47 @@ import itertools
 import json
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from domain.ai import get_policy, policy_names
 from domain.ai.match import play, seeded_bytes
+from domain.engine.events import Event
 
 from . import RULESET
 from .content import content
-from .events import LeaderHpReduced, LeaderStruck, TimeLimitReached
+from .events import (AbilityUsed, EquipmentDisabled, ItemUsed, LeaderAbilityUsed, LeaderHpReduced, LeaderStruck,
+                     LpLost, PoolLost, TimeLimitReached, UnitKnockedOut)
 
 SEATS = ("p1", "p2")
+# What an ability or item can do beyond HP damage, by the event it leaves: the enemy
+# leader's HP lost with no KO (`leader_damage`), LP lost to LP damage, not to a KO (`lp`),
+# an Ability Pool lost (`lose_pool`) and equipment disabled (`disable_equipment`).
+MECHANICS = ("leader_damage", "lp_loss", "pool_loss", "equipment_disabled")
+USES = (AbilityUsed, LeaderAbilityUsed, ItemUsed)
+
+
+def mechanics_used(events: Iterable[Event]) -> set[tuple[str, str]]:
+    """(seat, mechanic) for each of `MECHANICS` a seat's abilities and items brought about."""
+    found: set[tuple[str, str]] = set()
+    user: str | None = None                 # the seat whose ability or item is resolving
+    previous: Event | None = None
+    for e in events:
+        if isinstance(e, USES):
+            user = e.seat
+        elif e.starts_batch():
+            user = None
+        if user is not None:
+            if isinstance(e, LeaderHpReduced):
+                found.add((user, "leader_damage"))
+            elif isinstance(e, LpLost) and not (isinstance(previous, UnitKnockedOut) and previous.unit == e.unit):
+                found.add((user, "lp_loss"))
+            elif isinstance(e, PoolLost):
+                found.add((user, "pool_loss"))
+            elif isinstance(e, EquipmentDisabled):
+                found.add((user, "equipment_disabled"))
+        previous = e
+    return found
 
 
 def balance(battles: int, bots: Sequence[str], seed: str) -> dict[str, Any]:
@@ -36,6 +67,7 @@ def balance(battles: int, bots: Sequence[str], seed: str) -> dict[str, Any]:
     wins: Counter[tuple[str, str]] = Counter()               # (winner's deck, loser's deck)
     played: Counter[tuple[str, str]] = Counter()
     seat_wins: Counter[str] = Counter()
+    used: Counter[tuple[str, str]] = Counter()               # (deck, mechanic): battles
     timed_out = struck = leader_damage = turns = 0
     for first, second in pairs:
         for p1, p2 in ((first, second), (second, first)):
@@ -52,6 +84,7 @@ def balance(battles: int, bots: Sequence[str], seed: str) -> dict[str, Any]:
                     seat_wins[winner] += 1
                     wins[(p1, p2) if winner == "p1" else (p2, p1)] += 1
                 timed_out += any(isinstance(e, TimeLimitReached) for e in events)
+                used.update((p1 if seat == "p1" else p2, mechanic) for seat, mechanic in mechanics_used(events))
                 struck += sum(e.ap for e in events if isinstance(e, LeaderStruck))
                 leader_damage += sum(e.amount for e in events if isinstance(e, LeaderHpReduced))
                 turns += match.state.game.turn
@@ -64,6 +97,7 @@ def balance(battles: int, bots: Sequence[str], seed: str) -> dict[str, Any]:
         "time_limit": {"battles": timed_out, "percent": percent(timed_out, total)},
         "strike_leader_damage": percent(struck, leader_damage),
         "mean_turns": round(turns / total, 1),
+        "mechanics": {a: {m: used[(a, m)] for m in MECHANICS} for a in decks},
     }
 
 
@@ -85,7 +119,10 @@ def table(report: dict[str, Any]) -> str:
     lines += ["", f"seat wins: p1 {shown(report['seat_wins']['p1'])}%, p2 {shown(report['seat_wins']['p2'])}%",
               f"ended by the time limit: {limit['battles']} of {report['battles']} ({shown(limit['percent'])}%)",
               f"leader damage from strike_leader: {shown(report['strike_leader_damage'])}%",
-              f"mean turns: {report['mean_turns']}"]
+              f"mean turns: {report['mean_turns']}", "",
+              "battles in which the row deck used each mechanic",
+              "".ljust(width) + "".join(m.rjust(20) for m in MECHANICS)]
+    lines += [a.ljust(width) + "".join(str(report["mechanics"][a][m]).rjust(20) for m in MECHANICS) for a in decks]
     return "\n".join(lines)
 
 

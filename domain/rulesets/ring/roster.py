@@ -103,20 +103,25 @@ def _replaced(shaped: list[Shaped], old: str, new: str) -> list[Shaped]:
 
 
 def unequipped_pools(f: Fighter) -> tuple[PoolSlot, ...]:
-    """The unit's pools while its equipment is disabled: every pool the equipment shaped is
-    the unit's own again, in the unit's own order (a pool it added goes; one it replaced is
-    the original again, two it merged are two again; an upgrade's levels and the extra
-    slots go). Levels and slots that came otherwise (Growth Points, abilities) stay, with
-    the first pool they stand on; pools the equipment had nothing to do with stay as they
-    are, after the pool before them."""
-    equipment = content().equipment.get(f.equipment) if f.equipment else None
+    """The unit's pools while its equipment is disabled (`bare_pools`)."""
+    return bare_pools(f.unit, f.equipment, f.pools)
+
+
+def bare_pools(unit_id: str, equipment_id: str | None, pools: tuple[PoolSlot, ...]) -> tuple[PoolSlot, ...]:
+    """A unit's `pools` without its equipment: every pool the equipment shaped is the unit's
+    own again, in the unit's own order (a pool it added goes; one it replaced is the
+    original again, two it merged are two again; an upgrade's levels and the extra slots
+    go). Levels and slots that came otherwise (Growth Points, abilities) stay, with the
+    first pool they stand on; pools the equipment had nothing to do with stay as they are,
+    after the pool before them."""
+    equipment = content().equipment.get(equipment_id) if equipment_id else None
     if equipment is None:
-        return f.pools
-    order = list(content().units[f.unit].pools)
-    shaped = {slot.pool: (slot, own) for slot, own in _shaped(f.unit, equipment)}
+        return pools
+    order = list(content().units[unit_id].pools)
+    shaped = {slot.pool: (slot, own) for slot, own in _shaped(unit_id, equipment)}
     placed: list[tuple[tuple[int, int], PoolSlot]] = []     # (where, the pool), sorted below
     after = -1
-    for i, p in enumerate(f.pools):
+    for i, p in enumerate(pools):
         if p.pool not in shaped:                            # gained or replaced in battle
             placed.append(((after, i + 1), p))
             continue
@@ -164,6 +169,11 @@ def build_fighter(seat: str, entry: DeckUnit, params: Params, *, lp: int | None 
                    max_hp=max_hp, mp=max_mp, max_mp=max_mp, lp=lp, max_lp=max_lp, exs=exs,
                    base={a: stats[a] for a in COMBAT}, tags=tags, pools=tuple(pools),
                    priorities=entry.priorities, equipment=entry.equipment, removed=lp <= 0)
+
+
+def slotted(pools: tuple[PoolSlot, ...], priorities: tuple[str, ...]) -> tuple[str, ...]:
+    """The abilities `pools` put in their slots, by `priorities` (`_loadout`)."""
+    return _loadout(content(), pools, priorities)
 
 
 def loadout(f: Fighter) -> tuple[str, ...]:

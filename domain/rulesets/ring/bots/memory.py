@@ -9,11 +9,13 @@
   enemy unit that has hurt this seat most is the one to aim at.
 - Who put each field Dynamic in play: one the opponent brought is meant to hurt this seat
   (seed 000, Direct and Indirect Costs), so removing, lowering or sealing it is worth it.
+- What an enemy unit relies on: a lost pool or disabled equipment is worth the share of the
+  abilities it was seen using that go with it.
 """
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from domain.ai.greedy import Wire
@@ -81,6 +83,14 @@ class Recall(Reading):
         if self.view["phase"] == "battle" and 0 < u["hp"] <= self.worst[self.theirs["ring"]]:
             return found * OUTLASTED
         return found
+
+    def reliance(self, u: Mapping[str, Any], abilities: Iterable[str]) -> float:
+        """An enemy unit relies on the abilities the seat has seen it use: the share of those
+        that `abilities` are (the kit in its slots when it has used none yet)."""
+        seen = self.used.get(f"{u['seat']}.{u['unit']}")
+        if not seen:
+            return super().reliance(u, abilities)
+        return len(seen & set(abilities)) / len(seen)
 
     def stance(self, dyn: Mapping[str, Any]) -> float:
         if dyn["seat"] is None and dyn["kind"] in self.placed:

@@ -1,6 +1,8 @@
 """Ring's `greedy` bot: the immediate expected value of a command, read from the seat's view
 and the public content. Damage is weighed by the effectiveness odds the seed gives (SKL
-against PRY), a KO and the enemy leader count most, AP spent counts against.
+against PRY), a KO and the enemy leader count most, AP spent counts against. What a step
+takes beyond a unit's HP (the enemy leader's HP, LP, Ability Pools, equipment) is valued in
+`losses.py`.
 
 Its picks are counter-picks (`matchup.py`): a team and a Ring unit (at the start, and when
 a KO'd one must be swapped out) are scored by how each unit fares against the enemy units
@@ -18,6 +20,7 @@ from domain.engine.rng import Rng
 
 from ..content import Ability, Step, content
 from ..formulas import BASIS, chances, damage
+from .losses import equipment_off, leader_hit, lp_change, pool_loss
 from .matchup import Fighter, fighter, magnitude, matchup, mp_cap
 
 View = Mapping[str, Any]
@@ -87,6 +90,11 @@ class Reading:
                           for k, w in self.likely_foes()]
         return matchup(fighter(u), u["hp"], self._foes, self.cap) * (LAST_LP if u["lp"] == 1 else 1.0)
 
+    def reliance(self, u: Mapping[str, Any], abilities: Iterable[str]) -> float:
+        """The share of a unit's kit (the abilities in its slots) that `abilities` are."""
+        kit, taken = u["abilities"], set(abilities)
+        return sum(1 for a in kit if a in taken) / len(kit) if kit else 0.0
+
     def stance(self, dyn: Mapping[str, Any]) -> float:
         """+1 when a Dynamic in play works for this seat, -1 when against it, 0 when the view
         cannot tell (a field Dynamic has no side). A Dynamic-on-Dynamic works for its placer."""
@@ -130,8 +138,7 @@ def score(read: Reading, cmd: Wire) -> float:
     if kind in ("choose_battlefield", "end_turn"):
         return 0.0
     if kind == "strike_leader":
-        hp = view["seats"][foe]["leader"]["hp"]
-        return 1000.0 if cmd["ap"] >= hp else 4.0 * cmd["ap"]
+        return leader_hit(view["seats"][foe]["leader"]["hp"], cmd["ap"])
     if kind == "swap":
         return swap_value(view, seat, cmd["unit"])
     if kind == "use_item":
@@ -228,10 +235,7 @@ def step_value(read: Reading, user: Any, ability: Ability, step: Step, tier: int
     if step.do in ("damage", "true_damage"):
         total = 0.0
         for t in hit:
-            dealt = power * step.hits if step.do == "true_damage" or user is None else \
-                damage(power, user["stats"]["atk"], t["stats"]["def"], step.penetration) * step.hits
-            if not t["in_ring"] and ability.target in ("enemy_unit", "enemy_team"):
-                dealt //= 2
+            dealt = hit_damage(user, ability, step, power, t)
             gain = min(dealt, t["hp"]) + (KO_BONUS if dealt >= t["hp"] > 0 else 0.0)
             total += -gain if owned(view, seat, [t]) else gain
         return total
@@ -253,8 +257,8 @@ def step_value(read: Reading, user: Any, ability: Ability, step: Step, tier: int
         return sign * (0.5 if present else 2.0) * step.severity[tier] * chance
     if step.do == "augment":
         return sum(augment_value(t, step.attr, power, owned(view, seat, [t])) for t in hit)
-    if step.do == "leader_damage":
-        return 4.0 * power
+    if step.do in LOSSES:
+        return LOSSES[step.do](read, user, ability, step, tier, hit)
     if step.do == "leader_heal":
         return 2.0 * power
     if step.do in ("remove", "severity"):
@@ -267,3 +271,52 @@ def step_value(read: Reading, user: Any, ability: Ability, step: Step, tier: int
     if step.do == "ap":
         return 1.5 * power
     return 0.5
+
+
+def hit_damage(user: Mapping[str, Any] | None, ability: Ability, step: Step, power: int, t: Mapping[str, Any]) -> int:
+    """The HP a damage step deals `t` at `power`, as far as the view can tell."""
+    dealt = power * step.hits if step.do == "true_damage" or user is None else \
+        damage(power, user["stats"]["atk"], t["stats"]["def"], step.penetration) * step.hits
+    if not t["in_ring"] and ability.target in ("enemy_unit", "enemy_team"):
+        dealt //= 2
+    return dealt
+
+
+def dealt_before(user: Any, ability: Ability, step: Step, tier: int, t: Mapping[str, Any]) -> int:
+    """The HP the ability's damage steps before `step` deal `t` at this effectiveness."""
+    dealt = 0
+    for earlier in ability.steps:
+        if earlier is step:
+            break
+        if earlier.do in ("damage", "true_damage"):
+            dealt += hit_damage(user, ability, earlier, earlier.power[tier], t)
+    return dealt
+
+
+def leader_damage_value(read: Reading, user: Any, ability: Ability, step: Step, tier: int, hit: list) -> float:
+    return leader_hit(read.theirs["leader"]["hp"], step.power[tier])
+
+
+def lp_value(read: Reading, user: Any, ability: Ability, step: Step, tier: int, hit: list) -> float:
+    """LP damage meets the unit with the HP the ability's earlier steps leave it; it does not
+    reach one they knock out: the KO's LP is all it loses, valued with the damage."""
+    total = 0.0
+    for t in hit:
+        hp = t["hp"] - dealt_before(user, ability, step, tier, t)
+        if hp <= 0 < t["hp"]:
+            continue
+        total += lp_change(t, step.power[tier], owned(read.view, read.seat, [t]), hp=max(0, hp))
+    return total
+
+
+def pool_value(read: Reading, user: Any, ability: Ability, step: Step, tier: int, hit: list) -> float:
+    return sum(pool_loss(read, t, step.pool, step.power[tier], owned(read.view, read.seat, [t])) for t in hit)
+
+
+def disable_value(read: Reading, user: Any, ability: Ability, step: Step, tier: int, hit: list) -> float:
+    return sum(equipment_off(read, t, step.power[tier], owned(read.view, read.seat, [t])) for t in hit)
+
+
+# Steps that take something beyond a unit's HP (`losses.py`), by content `do`.
+LOSSES = {"leader_damage": leader_damage_value, "lp": lp_value, "lose_pool": pool_value,
+          "disable_equipment": disable_value}
