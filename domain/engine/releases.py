@@ -93,7 +93,9 @@ class Kept(Mapping[str, Release]):
 
     def build(self, today: Ruleset[S], version: str) -> Ruleset[S]:
         """`today`'s ruleset as the kept `version` played it."""
-        return earlier_release(today, release=self[version], content=self.content_of(version), playing=self.playing)
+        release = self[version]
+        return earlier_release(today, release=release, content=self.content(self.content_dir(release.content)),
+                               playing=self.playing)
 
 
 def version_key(version: str) -> tuple[int, ...]:

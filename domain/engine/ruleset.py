@@ -135,10 +135,10 @@ class Ruleset(Generic[S]):
         base no longer plays it."""
         if (version, content_hash) == (self.version, self.content_hash):
             return self
-        if self.releases is None or version not in self.releases:
-            return None
-        built = _BUILT.get((self.id, version))
+        built = _BUILT.get((self.id, version))     # every fold of an old battle asks: read its release once
         if built is None:
+            if self.releases is None or version not in self.releases:
+                return None
             built = _BUILT[(self.id, version)] = self.releases.build(self, version)
         return built if built.content_hash == content_hash else None
 
