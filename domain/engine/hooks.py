@@ -11,6 +11,7 @@ import enum
 import operator
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
@@ -18,10 +19,11 @@ import msgspec
 from .errors import ResolveDepthExceeded
 from .events import Event
 from .registry import Registry, caller_place
-from .ruleset import Decision
+from .decision import Decision
 
 S = TypeVar("S")
 EventT = TypeVar("EventT", bound=Event)
+R = TypeVar("R", bound="Resolver[Any]")
 
 
 class Phase(enum.IntEnum):
@@ -300,6 +302,22 @@ class Resolver(Generic[S]):
     def decision(self) -> Decision[S]:
         """The batch so far and the state it leads to: the runner folds nothing twice."""
         return Decision(tuple(self.events), self.state)
+
+
+@dataclass(frozen=True, slots=True)
+class Resolving(Generic[S, R]):
+    """A ruleset's declared hooks, and how its `decide` resolves with them: the hooks, where
+    the state keeps the effects in play, the `evolve` that applies each event, and the resolver
+    class (`Resolver` itself, or a subclass that settles or follows events: a subclass declares
+    class attributes and methods, never its own constructor). The engine builds every resolver
+    from this one declaration: `RESOLVING(state, rng)`."""
+    hooks: Hooks
+    effects: Callable[[S], Sequence[Effect]]
+    evolve: Callable[[S, Event], S]
+    resolver: type[R]
+
+    def __call__(self, state: S, rng: Any) -> R:
+        return self.resolver(state, self.evolve, self.hooks, self.effects, rng)
 
 
 class _Deeper:

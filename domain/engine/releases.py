@@ -9,7 +9,7 @@ Each release a ruleset still plays is a complete snapshot in its `releases/` fol
   releases with the same content share one folder).
 
 `earlier_release` gives back the declared `Ruleset` with that version and that content, every
-call of the rules (`CALLS` and the sealing) made while the release is in force: the content
+call of the rules (every function it declares, and the sealing) made while the release is in force: the content
 through the ruleset's `playing(content)`, and the parameters through `parse_params` (a setup
 that leaves a param out gets the release's default) and `rules_in_force` (the rule choices a
 battle starts with). A field added after a release was cut is missing from its snapshot: it
@@ -33,8 +33,6 @@ from .ruleset import Content, Ruleset, Sealing
 
 S = TypeVar("S")
 F = TypeVar("F", bound=Callable[..., Any])
-CALLS = ("parse_setup", "start", "evolve", "awaiting", "legal_commands", "decide", "view", "outcome",
-         "table", "withhold_setup", "turn", "memory_known")
 
 
 def earlier_release(ruleset: Ruleset[S], *, release: Release, content: Content,
@@ -53,10 +51,14 @@ def earlier_release(ruleset: Ruleset[S], *, release: Release, content: Content,
         return call  # type: ignore[return-value]
 
     declared = dataclasses.replace(ruleset, **parts)
-    calls = {name: pinned(getattr(declared, name)) for name in CALLS}
     sealing = declared.sealing and Sealing(pinned(declared.sealing.seal), pinned(declared.sealing.unseal))
-    return dataclasses.replace(declared, version=release.version, content=content, sealing=sealing,
-                               releases=None, **calls)
+    return dataclasses.replace(
+        declared, version=release.version, content=content, sealing=sealing, releases=None,
+        parse_setup=pinned(declared.parse_setup), start=pinned(declared.start), evolve=pinned(declared.evolve),
+        awaiting=pinned(declared.awaiting), legal_commands=pinned(declared.legal_commands),
+        decide=pinned(declared.decide), view=pinned(declared.view), outcome=pinned(declared.outcome),
+        table=pinned(declared.table), withhold_setup=pinned(declared.withhold_setup), turn=pinned(declared.turn),
+        memory_known=pinned(declared.memory_known))
 
 
 class Kept(Mapping[str, Release]):

@@ -17,17 +17,25 @@ whether it exists:
 | `bots`: the game's own bot policies, by name | none (the generic ones still play) |
 | `anytime`: command types any seat may send whenever the battle runs (a forfeit) | none |
 | `releases`: earlier versions this code still plays (`domain.engine.releases.Kept`) | none |
+
+Two parts every game declares that the engine reads only to check and explain them: `commands`,
+the command -> handler table its `decide` dispatches through (`domain.engine.dispatch`), and
+`hooks`, the declared hooks its resolvers are built from (`domain.engine.hooks.Resolving`).
+
+`Ruleset[S, P, C]` is generic in its state, its parsed setup and its command types.
 """
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol
 
 import msgspec
+from typing_extensions import TypeVar
 
 from .bots import BotFactory
+from .decision import Decision, Outcome
 from .errors import UnknownRuleset, quote
 from .events import Command, CommandCodec, Event, Seat, Viewer
 from .registry import Registry, caller_place
@@ -35,25 +43,11 @@ from .rng import Rng
 from .table import Side, Table, duel_table
 
 if TYPE_CHECKING:
-    from .releases import Kept
+    from .dispatch import CommandTable
 
 S = TypeVar("S")
-
-
-class Outcome(msgspec.Struct, frozen=True, kw_only=True):
-    """How a battle ended: `winner` names the winning side, or is None for a draw."""
-    winner: Side | None
-    reason: str
-
-
-class Decision(NamedTuple, Generic[S]):
-    """What `decide` returns: the batch's events and the game state they lead to.
-
-    `state` is None when `decide` did not fold the events itself; the runner folds them then.
-    A resolver that applied each event as it went hands back its state, so nothing is folded
-    twice. (A named tuple: one is made for every command.)"""
-    events: tuple[Event, ...]
-    state: S | None = None
+P = TypeVar("P", default=Any)                 # the parsed setup
+C = TypeVar("C", bound=Command, default=Any)  # the game's commands
 
 
 class Content(Protocol):
@@ -61,6 +55,21 @@ class Content(Protocol):
     @property
     def hash(self) -> str: ...
     def as_json(self) -> dict[str, object]: ...
+
+
+class KeptReleases(Protocol):
+    """The earlier versions a ruleset still plays, by version (`domain.engine.releases.Kept`)."""
+    def __contains__(self, version: object) -> bool: ...
+    def __iter__(self) -> Iterator[str]: ...
+    def build(self, today: "Ruleset[Any]", version: str) -> "Ruleset[Any]": ...
+
+
+class DeclaredHooks(Protocol):
+    """A ruleset's declared hooks (`domain.engine.hooks.Resolving`): its registry of hooks, and
+    the resolvers its `decide` builds from them."""
+    @property
+    def hooks(self) -> object: ...
+    def __call__(self, state: Any, rng: Any) -> Any: ...
 
 
 class SetRules(Protocol):
@@ -92,7 +101,7 @@ def nothing_known(view: Mapping[str, Any], seat: Seat) -> dict[str, Any]:
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
-class Ruleset(Generic[S]):
+class Ruleset(Generic[S, P, C]):
     """A game, declared once. Replays pin `id`, `version` and `content.hash`."""
     id: str
     version: str
@@ -101,13 +110,13 @@ class Ruleset(Generic[S]):
     codec: CommandCodec
     default_setup: Mapping[str, Any]
     setup_schema: Mapping[str, Any]
-    parse_setup: Callable[[Mapping[str, Any]], Any]        # SetupError names the bad field
+    parse_setup: Callable[[Mapping[str, Any]], P]          # SetupError names the bad field
     # the parsed setup -> the opening events, or their Decision when a resolver applied them
-    start: Callable[[Any, Rng], Sequence[Event] | Decision[Any]]
+    start: Callable[[P, Rng], Sequence[Event] | Decision[Any]]
     evolve: Callable[[S | None, Event], S]                 # pure
     awaiting: Callable[[S], frozenset[Seat]]               # who may act now; >1: several may act
-    legal_commands: Callable[[S, Seat], Sequence[Command]]
-    decide: Callable[[S, Seat, Command, Rng], Decision[S]]  # pure, or RuleViolation
+    legal_commands: Callable[[S, Seat], Sequence[C]]
+    decide: Callable[[S, Seat, C, Rng], Decision[S]]       # pure, or RuleViolation
     view: Callable[[S, Viewer], Mapping[str, object]]      # JSON-ready, redacted
     outcome: Callable[[S], Outcome | None]
     table: Callable[[Mapping[str, Any]], Table] = duel_table
@@ -123,7 +132,11 @@ class Ruleset(Generic[S]):
     anytime: frozenset[str] = frozenset()
     # Rule evolution (DESIGN.md): the earlier versions this code still plays, each a snapshot
     # of its content and rule parameters (`domain.engine.releases`), built on first use.
-    releases: "Kept | None" = None
+    releases: KeptReleases | None = None
+    # The command -> handler table `decide` dispatches through, and the declared hooks its
+    # resolvers are built from (None: a game with no effects).
+    commands: "CommandTable[Any] | None" = None
+    hooks: DeclaredHooks | None = None
 
     @property
     def earlier_versions(self) -> list[str]:
@@ -160,7 +173,7 @@ _BUILT: dict[tuple[str, str], Ruleset[Any]] = {}
 RULESET_PACKAGE = "domain.rulesets"
 
 
-def register(ruleset: Ruleset[S]) -> Ruleset[S]:
+def register(ruleset: Ruleset[S, P, C]) -> Ruleset[S, P, C]:
     """Register a ruleset by id; a second ruleset with the same id is refused, naming both."""
     _REGISTRY.add(ruleset.id, ruleset, caller_place(2))
     return ruleset
