@@ -7,15 +7,10 @@ from typing import Any
 
 from domain.engine.bots import Bot
 from domain.engine.rng import Rng
+from domain.engine.scoring import best
 
 Wire = dict[str, Any]
 Scorer = Callable[[Mapping[str, Any], Wire], float]
-
-
-def best(scored: Sequence[float], legal: Sequence[Wire], rng: Rng) -> Wire:
-    """The legal command with the highest score; a tie is broken by the bot's RNG."""
-    top = max(scored)
-    return legal[rng.choice([i for i, s in enumerate(scored) if s == top])]
 
 
 class GreedyPolicy(Bot):

@@ -8,18 +8,19 @@ import msgspec
 from domain.engine.releases import Kept
 from domain.engine.ruleset import Ruleset, register
 
-from . import decide as rules
 from .bots import BOTS
-from .commands import CODEC
+from .commands import CODEC, BattleboardCommand
 from .content import CONTENT, BattleboardContent, playing
+from .decide import COMMANDS, decide, outcome, turn
 from .evolve import evolve
-from .legal import legal_commands
-from .setup import DEFAULT_SETUP, parse_setup, table
+from .legal import awaiting, legal_commands
+from .resolver import RESOLVING
+from .setup import DEFAULT_SETUP, BattleboardSetup, parse_setup, table
+from .start import start
 from .state import Battleboard, Params, Rules
-from .turns import start
 from .view import memory_known, view
 
-RULESET: Ruleset[Battleboard] = register(Ruleset(
+RULESET: Ruleset[Battleboard, BattleboardSetup, BattleboardCommand] = register(Ruleset(
     id="battleboard", version="1.1.0", content=CONTENT, state_type=Battleboard, codec=CODEC,
     default_setup=DEFAULT_SETUP,
     setup_schema={
@@ -31,9 +32,9 @@ RULESET: Ruleset[Battleboard] = register(Ruleset(
         "map": f"one of {', '.join(CONTENT.maps)}",
         "params": msgspec.to_builtins(Params()),
     },
-    parse_setup=parse_setup, start=start, evolve=evolve, awaiting=rules.awaiting,
-    legal_commands=legal_commands, decide=rules.decide, view=view, outcome=rules.outcome,
-    table=table, turn=rules.turn, memory_known=memory_known, bots=BOTS,
+    parse_setup=parse_setup, start=start, evolve=evolve, awaiting=awaiting,
+    legal_commands=legal_commands, decide=decide, view=view, outcome=outcome,
+    table=table, turn=turn, memory_known=memory_known, bots=BOTS, commands=COMMANDS, hooks=RESOLVING,
     releases=Kept(Path(__file__).parent / "releases", content=BattleboardContent, playing=playing, params=Params,
                   rules=Rules),
 ))

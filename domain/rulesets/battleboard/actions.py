@@ -9,8 +9,8 @@ from .attack import parse_dice, run_attacks
 from .board import terrain
 from .commands import Act
 from .content import Action, content
-from .effects import BoardResolver, lose_token
 from .patterns import Aim, aim
+from .resolver import BoardResolver, lose_token
 from .state import AttackPlan, Battleboard, Combatant
 from .steps import STEPS, apply_steps
 

@@ -9,7 +9,8 @@ from domain.engine.errors import RuleViolation
 from . import events as ev
 from .board import die_penalty, origins, within
 from .content import Action, content
-from .effects import BoardResolver, DefenseQuery, EvasionQuery, defense_of, lose_token
+from .hooks import DefenseQuery, EvasionQuery, defense_of
+from .resolver import BoardResolver, lose_token
 from .state import AttackPlan, Battleboard, Combatant, Pos
 from .steps import apply_steps
 

@@ -1,61 +1,69 @@
-"""Battleboard rules: what a command decides, who is awaited, and how the battle ends."""
+"""Battleboard rules: what each command decides (its handler in `COMMANDS`), and how the battle ends."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from domain.engine.dispatch import CommandTable
 from domain.engine.errors import RuleViolation
 from domain.engine.events import Command
 from domain.engine.rng import Rng
 from domain.engine.ruleset import Decision, Outcome
 
+from . import effects  # noqa: F401  (registers the hook handlers)
 from .actions import act
 from .attack import defend
 from .commands import Act, Advance, Choose, Convert, Defend, EndTurn, Move, Place
-from .effects import BoardResolver
+from .resolver import RESOLVING, BoardResolver
 from .state import Battleboard, Combatant
-from .turns import advance, choose, convert, end_turn, move, place, unplaced
+from .turns import advance, choose, convert, end_turn, move, place
 
 STEP_COMMAND: dict[str, type[Command]] = {"order": Choose, "arrange": Place}
 
 
-def awaiting(s: Battleboard) -> frozenset[str]:
-    if s.ended is not None:
-        return frozenset()
-    if s.phase == "order":
-        return frozenset(seat for seat in s.seats_of(s.winner or "") if s.seat_units(seat))
-    if s.phase == "arrange":
-        return frozenset(seat for seat in s.seats_of(s.arranging or "") if unplaced(s, seat))
-    if s.plan is not None:
-        return frozenset((s.units[s.plan.target].seat,))
-    return frozenset(seat for seat in s.seats_of(s.active or "") if seat not in s.done and s.seat_units(seat))
-
-
 def decide(s: Battleboard, seat: str, cmd: Command, rng: Rng) -> Decision[Battleboard]:
-    b = BoardResolver(s, rng)
+    b = RESOLVING(s, rng)
+    handler = COMMANDS.handler(cmd)
     wanted = STEP_COMMAND.get(s.phase)
     if wanted is not None and not isinstance(cmd, wanted):
         raise RuleViolation(f"the {s.phase} step takes a {wanted.wire_type()} command, not {cmd.wire_type()}")
-    if isinstance(cmd, Choose):
-        choose(b, seat, cmd.go)
-    elif isinstance(cmd, Place):
-        place(b, seat, cmd.unit, (cmd.cell[0], cmd.cell[1]))
-    elif s.plan is not None:
-        if not isinstance(cmd, Defend):
-            raise RuleViolation(f"{s.units[s.plan.target].name} must first choose how to take the attack (defend)")
-        defend(b, seat, cmd.lose, cmd.focus)
-    elif isinstance(cmd, Defend):
-        raise RuleViolation("no attack is waiting for a defense")
-    elif isinstance(cmd, Advance):
-        advance(b, seat)
-    elif isinstance(cmd, EndTurn):
-        end_turn(b, seat)
-    elif isinstance(cmd, (Move, Convert, Act)):
-        unit = own_unit(s, seat, cmd.unit)
-        if isinstance(cmd, Move):
-            move(b, seat, cmd, unit)
-        elif isinstance(cmd, Convert):
-            convert(b, seat, unit)
-        else:
-            act(b, seat, cmd, unit)
+    if s.plan is not None and not isinstance(cmd, (Choose, Place, Defend)):
+        raise RuleViolation(f"{s.units[s.plan.target].name} must first choose how to take the attack (defend)")
+    handler(b, seat, cmd)
     return b.decision()
+
+
+def choose_order(b: BoardResolver, seat: str, cmd: Choose) -> None:
+    choose(b, seat, cmd.go)
+
+
+def arrange(b: BoardResolver, seat: str, cmd: Place) -> None:
+    place(b, seat, cmd.unit, (cmd.cell[0], cmd.cell[1]))
+
+
+def take_attack(b: BoardResolver, seat: str, cmd: Defend) -> None:
+    if b.state.plan is None:
+        raise RuleViolation("no attack is waiting for a defense")
+    defend(b, seat, cmd.lose, cmd.focus)
+
+
+def take_row(b: BoardResolver, seat: str, cmd: Advance) -> None:
+    advance(b, seat)
+
+
+def seat_done(b: BoardResolver, seat: str, cmd: EndTurn) -> None:
+    end_turn(b, seat)
+
+
+def step(b: BoardResolver, seat: str, cmd: Move) -> None:
+    move(b, seat, cmd, own_unit(b.state, seat, cmd.unit))
+
+
+def focus_to_movement(b: BoardResolver, seat: str, cmd: Convert) -> None:
+    convert(b, seat, own_unit(b.state, seat, cmd.unit))
+
+
+def action(b: BoardResolver, seat: str, cmd: Act) -> None:
+    act(b, seat, cmd, own_unit(b.state, seat, cmd.unit))
 
 
 def own_unit(s: Battleboard, seat: str, key: str) -> Combatant:
@@ -67,6 +75,13 @@ def own_unit(s: Battleboard, seat: str, key: str) -> Combatant:
     if not s.taking_turn(seat):
         raise RuleViolation(f"{unit.name} is not taking its turn now", unit=key)
     return unit
+
+
+Handler = Callable[..., None]      # (resolver, seat, command)
+COMMANDS: CommandTable[Handler] = CommandTable({
+    Choose: choose_order, Place: arrange, Defend: take_attack, Advance: take_row, EndTurn: seat_done,
+    Move: step, Convert: focus_to_movement, Act: action,
+})
 
 
 def outcome(s: Battleboard) -> Outcome | None:

@@ -3,11 +3,39 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+import msgspec
+
 from domain.engine.events import Event, secret
 from domain.engine.in_force import with_older
 
 from . import commands as cmd
 from .state import Rules
+
+# An action event leads with the acting seat, then repeats its command's fields, taken from the
+# command's field base, then adds what the rules decided. Each echo base below declares the
+# seat (and a defense its unit) as a positional field: msgspec orders positional fields ahead
+# of the keyword-only ones, so the seat stays first, as every recorded event has it.
+
+
+class _ChooseEcho(cmd.ChooseFields, frozen=True, kw_only=False, gc=False):
+    seat: str
+
+
+class _MoveEcho(cmd.MoveFields, frozen=True, kw_only=False, gc=False):
+    seat: str
+
+
+class _ConvertEcho(cmd.ConvertFields, frozen=True, kw_only=False, gc=False):
+    seat: str
+
+
+class _ActEcho(cmd.ActFields, frozen=True, kw_only=False, gc=False):
+    seat: str
+
+
+class _DefendEcho(cmd.DefendFields, frozen=True, kw_only=False, gc=False):
+    seat: str
+    unit: str
 
 
 class BattleboardStarted(Event, frozen=True, kw_only=True):
@@ -33,11 +61,9 @@ class InitiativeRolled(Event, frozen=True, kw_only=True):
     winner: str
 
 
-class OrderChosen(Event, frozen=True, kw_only=True):
+class OrderChosen(_ChooseEcho, Event, frozen=True, kw_only=True):
     TOPIC = "battleboard.OrderChosen"
     COMMAND = cmd.Choose
-    seat: str
-    go: str
     first: str
 
 
@@ -47,7 +73,9 @@ class ArrangingBegan(Event, frozen=True, kw_only=True):
 
 
 class Placed(Event, frozen=True, kw_only=True):
-    """Where a combatant was arranged: seen by its own side's seats until every side has arranged."""
+    """Where a combatant was arranged: seen by its own side's seats until every side has arranged.
+    Its cell is the command's, but secret (null for those who may not see it), so the event
+    declares its own fields."""
     TOPIC = "battleboard.Placed"
     COMMAND = cmd.Place
     seat: str
@@ -95,35 +123,22 @@ class TokenGiven(Event, frozen=True, kw_only=True):
     by: str
 
 
-class Moved(Event, frozen=True, kw_only=True):
+class Moved(_MoveEcho, Event, frozen=True, kw_only=True):
     TOPIC = "battleboard.Moved"
     COMMAND = cmd.Move
-    seat: str
-    unit: str
-    to: tuple[int, int]
     cost: int
     skipped: int = 0                # cells a teleport jump skipped
 
 
-class Converted(Event, frozen=True, kw_only=True):
+class Converted(_ConvertEcho, Event, frozen=True, kw_only=True):
     TOPIC = "battleboard.Converted"
     COMMAND = cmd.Convert
-    seat: str
-    unit: str
     mp: int
 
 
-class ActionTaken(Event, frozen=True, kw_only=True):
+class ActionTaken(_ActEcho, Event, frozen=True, kw_only=True):
     TOPIC = "battleboard.ActionTaken"
     COMMAND = cmd.Act
-    seat: str
-    unit: str
-    action: str
-    targets: tuple[str, ...] = ()
-    row: int | None = None
-    col: int | None = None
-    at: tuple[int, int] | None = None
-    reroll: int = 0
     kind: str
     double_down: bool = False
     energy: int = 0                 # energy spent (doubling down and the action's cost)
@@ -177,13 +192,9 @@ class DefenseAwaited(Event, frozen=True, kw_only=True):
     rerolls: int
 
 
-class Defended(Event, frozen=True, kw_only=True):
+class Defended(_DefendEcho, Event, frozen=True, kw_only=True):
     TOPIC = "battleboard.Defended"
     COMMAND = cmd.Defend
-    seat: str
-    unit: str
-    lose: str
-    focus: int = 0
     band: str
 
 

@@ -8,7 +8,7 @@ from domain.engine.registry import Registry
 
 from . import events as ev
 from .content import Action, Step
-from .effects import BoardResolver
+from .resolver import BoardResolver
 
 StepFn = Callable[[BoardResolver, str, str, Step], None]
 STEPS: Registry[str, StepFn] = Registry("battleboard step")

@@ -1,35 +1,15 @@
-"""Seed 002, Initiative, Sides and Turns, Movement and Battle Board: who goes first, the
+"""Seed 002, Initiative, Sides and Turns, Movement and Battle Board: the order of play, the
 arrangement, each side's turn from its start-of-turn tokens to snap-back, and taking a row."""
 from __future__ import annotations
 
-import msgspec
-
 from domain.engine.errors import RuleViolation
-from domain.engine.events import Event
-from domain.engine.in_force import rules_in_force
-from domain.engine.rng import Rng
 
 from . import events as ev
 from .board import hazard_paid, in_section, placeable, snap_target, steps
-from .build import sheets
 from .commands import Move
-from .effects import BoardResolver, lose_token
-from .setup import BattleboardSetup
-from .state import FOES, HEROES, Battleboard, Combatant, Rules, other, side_of_seat
+from .resolver import BoardResolver, lose_token
+from .state import HEROES, Battleboard, Combatant, other, side_of_seat
 from .steps import NEGATIVE_ORDER
-
-
-def start(setup: BattleboardSetup, rng: Rng) -> list[Event]:
-    """The combatants and the rule choices in force, then the initiative: a d12 for each side,
-    rerolled on a match."""
-    rolls: list[list[int]] = []
-    while not rolls or rolls[-1][0] == rolls[-1][1]:
-        rolls.append([rng.int(1, 12), rng.int(1, 12)])
-    winner = HEROES if rolls[-1][0] > rolls[-1][1] else FOES
-    return [ev.BattleboardStarted(params=setup.params_json(), rules=msgspec.to_builtins(rules_in_force(Rules)),
-                                  map=setup.map, heroes=[f"h{i + 1}" for i in range(len(setup.heroes))],
-                                  units=sheets(setup)),
-            ev.InitiativeRolled(rolls=rolls, winner=winner)]
 
 
 def choose(b: BoardResolver, seat: str, go: str) -> None:

@@ -10,7 +10,7 @@ import msgspec
 from domain.engine.events import Seat, Viewer
 
 from .board import level, reach, section_rows, terrain
-from .effects import defense_of, evasion_of
+from .hooks import defense_of, evasion_of
 from .state import Battleboard, Combatant, side_of_seat
 
 

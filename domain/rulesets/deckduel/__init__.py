@@ -8,16 +8,19 @@ import msgspec
 from domain.engine.releases import Kept
 from domain.engine.ruleset import Ruleset, register
 
-from . import decide as rules
 from .bots import BOTS
-from .commands import CODEC
+from .commands import CODEC, DuelCommand
 from .content import CONTENT, Content, playing
+from .decide import COMMANDS, decide, outcome, turn
 from .evolve import evolve
-from .setup import DEFAULT_SETUP, parse_setup, withhold_setup
+from .hooks import RESOLVING
+from .legal import awaiting, legal_commands
+from .setup import DEFAULT_SETUP, DuelSetup, parse_setup, withhold_setup
+from .start import start
 from .state import Duel, Params
 from .view import view
 
-RULESET: Ruleset[Duel] = register(Ruleset(
+RULESET: Ruleset[Duel, DuelSetup, DuelCommand] = register(Ruleset(
     id="deckduel", version="1.0.0", content=CONTENT, state_type=Duel, codec=CODEC,
     default_setup=DEFAULT_SETUP,
     setup_schema={
@@ -26,8 +29,8 @@ RULESET: Ruleset[Duel] = register(Ruleset(
         "first_player": "p1, p2 or null (null: the RNG picks)",
         "params": msgspec.to_builtins(Params()),
     },
-    parse_setup=parse_setup, start=rules.start, evolve=evolve, awaiting=rules.awaiting,
-    legal_commands=rules.legal_commands, decide=rules.decide, view=view, outcome=rules.outcome,
-    withhold_setup=withhold_setup, turn=lambda s: s.round, bots=BOTS,
+    parse_setup=parse_setup, start=start, evolve=evolve, awaiting=awaiting,
+    legal_commands=legal_commands, decide=decide, view=view, outcome=outcome,
+    withhold_setup=withhold_setup, turn=turn, bots=BOTS, commands=COMMANDS, hooks=RESOLVING,
     releases=Kept(Path(__file__).parent / "releases", content=Content, playing=playing, params=Params),
 ))

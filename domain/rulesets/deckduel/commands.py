@@ -28,4 +28,5 @@ class Discard(Command, frozen=True, tag="discard"):
     card: CardId
 
 
+DuelCommand = Mulligan | PlayAttack | PlayDrill | Pass | Discard
 CODEC = CommandCodec((Mulligan, PlayAttack, PlayDrill, Pass, Discard))

@@ -1,133 +1,31 @@
-"""Deckduel rules: the start, the legal commands, and what each command decides."""
+"""Deckduel rules: what each command decides (its handler in `COMMANDS`), and how the duel ends."""
 from __future__ import annotations
 
-import functools
-from functools import lru_cache
-from itertools import combinations
+from collections.abc import Callable
 
-from domain.engine.choices import lock_choice
+from domain.engine.dispatch import CommandTable
 from domain.engine.errors import RuleViolation
-from domain.engine.events import Command, Event
-from domain.engine.hooks import Effect, Phase, Resolver, modify
+from domain.engine.events import Command
+from domain.engine.hooks import Resolver
+from domain.engine.mulligan import lock_mulligan
 from domain.engine.rng import Rng
 from domain.engine.ruleset import Decision, Outcome
 
+from . import effects  # noqa: F401  (registers the hook handlers)
 from . import events as ev
 from .commands import Discard, Mulligan, Pass, PlayAttack, PlayDrill
-from .content import Card, Content, content
-from .effects import ATTACK_EFFECTS, HOOKS, Strike
+from .content import Card, content
 from .effects.moves import deal_damage, draw, energize
-from .effects.queries import Cost, HandSize, PowerUp, ReadyDraw
-from .evolve import evolve
-from .setup import DuelSetup
+from .hooks import ATTACK_EFFECTS, RESOLVING, Cost, HandSize, PowerUp, ReadyDraw, Strike, cost_of
 from .state import SEATS, Duel, opponent, without_all
 
 
-def active_effects(s: Duel) -> tuple[Effect, ...]:
-    """Drills in play, p1's then p2's, in the order they were played."""
-    if not (s.p1.drills or s.p2.drills):
-        return ()
-    return _drill_effects(s.p1.drills, s.p2.drills)
-
-
-@lru_cache(maxsize=4096)
-def _drill_effects(*drills: tuple[str, ...]) -> tuple[Effect, ...]:
-    return tuple(Effect(kind=_drill_kind(card), owner=seat, source=card)
-                 for seat, pile in zip(SEATS, drills) for card in pile)
-
-
-def _drill_kind(card_id: str) -> str:
-    kind = content().cards[card_id].drill
-    # Only drill cards reach play as drills, and the content test checks each names its effect.
-    assert kind is not None, f"drill card {card_id!r} names no drill effect"
-    return kind
-
-
-def resolver(s: Duel, rng: Rng) -> Resolver[Duel]:
-    return Resolver(s, evolve, HOOKS, active_effects, rng)
-
-
-def effective(s: Duel, query: object) -> int:
-    return modify(HOOKS, active_effects(s), s, query)[0].amount
-
-
-def cost_of(s: Duel, seat: str, card: Card) -> int:
-    if not (s.p1.drills or s.p2.drills):
-        return card.cost
-    return effective(s, Cost(seat=seat, card=card.id, kind=card.kind, amount=card.cost))
-
-
-def costs_modified(s: Duel) -> bool:
-    """Whether a drill in play hooks card costs (else every card costs what it says)."""
-    effects = active_effects(s)
-    return bool(effects) and bool(HOOKS.handlers(Phase.BEFORE, Cost, effects))
-
-
-def start(setup: DuelSetup, rng: Rng) -> list[Event]:
-    events: list[Event] = [ev.DuelStarted(params=setup.params_json(), characters=setup.characters(),
-                                          first_player=setup.first_player)]
-    for seat in SEATS:
-        deck = setup.decks[seat]
-        order = deck if not setup.shuffle[seat] else rng.shuffle(deck)
-        events.append(ev.DeckPrepared(seat=seat, size=len(order), shuffled=setup.shuffle[seat], order=order))
-        hand = order[:setup.params.initial_hand]
-        events.append(ev.CardsDrawn(seat=seat, count=len(hand), cards=hand))
-    return events
-
-
-def awaiting(s: Duel) -> frozenset[str]:
-    if s.deck_out():
-        return frozenset()
-    if s.phase == "mulligan":
-        return s.choices.waiting_for() if s.choices else frozenset()
-    return frozenset((s.turn,)) if s.turn else frozenset()
-
-
-# The commands that play, and discard, each card of a content, built once per content:
-# commands are frozen, and `legal_commands` lists them for every decision of every battle.
-@functools.cache
-def _card_commands(rules: Content) -> tuple[dict[str, Command], dict[str, Command]]:
-    play: dict[str, Command] = {card_id: PlayAttack(card=card_id) if card.kind == "attack" else PlayDrill(card=card_id)
-                                for card_id, card in rules.cards.items()}
-    return play, {card_id: Discard(card=card_id) for card_id in rules.cards}
-
-
-_PASS = Pass()
-
-
-def legal_commands(s: Duel, seat: str) -> list[Command]:
-    if seat not in awaiting(s):
-        return []
-    hand = s.side(seat).hand
-    if s.phase == "mulligan":
-        picks = {tuple(sorted(c)) for n in range(len(hand) + 1) for c in combinations(hand, n)}
-        return [Mulligan(cards=p) for p in sorted(picks, key=lambda p: (len(p), p))]
-    if s.phase == "discard":
-        return [_card_commands(content())[1][c] for c in sorted(set(hand))]
-    energy = len(s.side(seat).energy)
-    # Without a drill that changes costs, each card costs what it says: no query per card.
-    modified = costs_modified(s)
-    rules = content()
-    plays = [_card_commands(rules)[0][c] for c in sorted(set(hand))
-             if (cost_of(s, seat, rules.cards[c]) if modified else rules.cards[c].cost) <= energy]
-    plays.append(_PASS)
-    return plays
-
-
 def decide(s: Duel, seat: str, cmd: Command, rng: Rng) -> Decision[Duel]:
-    b = resolver(s, rng)
-    if isinstance(cmd, Mulligan):
-        mulligan(b, seat, cmd)
-    elif s.phase == "mulligan":
+    b = RESOLVING(s, rng)
+    handler = COMMANDS.handler(cmd)
+    if s.phase == "mulligan" and not isinstance(cmd, Mulligan):
         raise RuleViolation("every player must first decide on a mulligan")
-    elif isinstance(cmd, (PlayAttack, PlayDrill, Pass)):
-        if s.phase != "combat":
-            raise RuleViolation(f"you can only {cmd.__struct_config__.tag} in the combat step")
-        combat_action(b, seat, cmd)
-    elif isinstance(cmd, Discard):
-        discard(b, seat, cmd)
-    else:
-        raise RuleViolation(f"{type(cmd).__name__} is not a deckduel command")
+    handler(b, seat, cmd)
     return b.decision()
 
 
@@ -140,16 +38,8 @@ def mulligan(b: Resolver[Duel], seat: str, cmd: Mulligan) -> None:
         without_all(s.side(seat).hand, cmd.cards)
     except ValueError:
         raise RuleViolation(f"you can only mulligan cards in your hand: {list(cmd.cards)}") from None
-    locked, everyone = lock_choice(s.choices, seat, cmd, lambda _, choice: {"count": len(choice["cards"])})
-    for event in locked:
-        b.emit(event)
-    if everyone is None:
+    if not lock_mulligan(b, s.choices, seat, cmd, returned=ev.CardsReturned, redraw=draw):
         return
-    for who, choice in everyone.items():
-        returned = tuple(choice["cards"])
-        if returned:
-            b.emit(ev.CardsReturned(seat=who, count=len(returned), cards=returned))
-            draw(b, who, len(returned))
     for who in SEATS:
         energize(b, who, b.state.params.starting_energy)
     if b.state.first_player is not None:
@@ -172,6 +62,8 @@ def start_round(b: Resolver[Duel], number: int, active: str) -> None:
 
 
 def combat_action(b: Resolver[Duel], seat: str, cmd: PlayAttack | PlayDrill | Pass) -> None:
+    if b.state.phase != "combat":
+        raise RuleViolation(f"you can only {cmd.wire_type()} in the combat step")
     if isinstance(cmd, Pass):
         b.emit(ev.Passed(seat=seat))
         if b.state.passes >= 2:
@@ -235,6 +127,13 @@ def discard(b: Resolver[Duel], seat: str, cmd: Discard) -> None:
     end_step(b)
 
 
+Handler = Callable[..., None]      # (resolver, seat, command)
+COMMANDS: CommandTable[Handler] = CommandTable({
+    Mulligan: mulligan, PlayAttack: combat_action, PlayDrill: combat_action, Pass: combat_action,
+    Discard: discard,
+})
+
+
 def outcome(s: Duel) -> Outcome | None:
     """Seed 004: a player whose deck runs out loses; both at once is a draw."""
     if not s.deck_out():
@@ -244,3 +143,8 @@ def outcome(s: Duel) -> Outcome | None:
         return Outcome(winner=None, reason="both decks emptied at once")
     loser = "p1" if p1_out else "p2"
     return Outcome(winner=opponent(loser), reason=f"{loser}'s deck is empty")
+
+
+def turn(s: Duel) -> int:
+    """The public turn number: the round."""
+    return s.round

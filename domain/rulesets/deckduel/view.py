@@ -5,8 +5,8 @@ from typing import Any
 
 from domain.engine.events import Viewer
 
-from .decide import awaiting, effective
-from .effects.queries import HandSize
+from .hooks import HandSize, effective
+from .legal import awaiting
 from .state import SEATS, Duel
 
 

@@ -11,16 +11,18 @@ from domain.engine.ruleset import Ruleset, Sealing, register
 from . import decide as rules
 from .bots import BOTS
 from .carry import SetRules
-from .commands import CODEC
+from .commands import CODEC, Act
 from .content import AI_LEVELS, CONTENT, Content, playing
 from .evolve import evolve
-from .setup import DEFAULT_SETUP, parse_setup, seal_setup, table, unseal_setup
+from .legal import awaiting, legal_commands
+from .resolver import RESOLVING
+from .setup import DEFAULT_SETUP, RatSetup, parse_setup, seal_setup, table, unseal_setup
 from .start import start
 from .state import Params, Rat, Rules
 from .view import memory_known, view
 
 
-RULESET: Ruleset[Rat] = register(Ruleset(
+RULESET: Ruleset[Rat, RatSetup, Act] = register(Ruleset(
     id="rat", version="1.2.0", content=CONTENT, state_type=Rat, codec=CODEC,
     default_setup=DEFAULT_SETUP,
     setup_schema={
@@ -32,9 +34,9 @@ RULESET: Ruleset[Rat] = register(Ruleset(
         "enemy_seat": "false: the rules' AI plays the enemies; true: seat p2 does",
         "params": msgspec.to_builtins(Params()),
     },
-    parse_setup=parse_setup, start=start, evolve=evolve, awaiting=rules.awaiting,
-    legal_commands=rules.legal_commands, decide=rules.decide, view=view, outcome=rules.outcome,
+    parse_setup=parse_setup, start=start, evolve=evolve, awaiting=awaiting,
+    legal_commands=legal_commands, decide=rules.decide, view=view, outcome=rules.outcome,
     table=table, sealing=Sealing(seal_setup, unseal_setup), set_rules=SetRules(), turn=rules.turn,
-    memory_known=memory_known, bots=BOTS,
+    memory_known=memory_known, bots=BOTS, commands=rules.COMMANDS, hooks=RESOLVING,
     releases=Kept(Path(__file__).parent / "releases", content=Content, playing=playing, params=Params, rules=Rules),
 ))

@@ -1,7 +1,7 @@
 """Rat's content: party members, enemies, actions (moves, intrinsic moves, consumables),
 ailments, equipment and formations, loaded from TOML into frozen records and hashed.
 
-Behaviour is named by id: an action's `steps` name registered steps (`effects/steps.py`),
+Behaviour is named by id: an action's `steps` name registered steps (`steps.py`),
 an ailment's or equipment's `effect` names a registered hook kind (`effects/`).
 """
 from __future__ import annotations

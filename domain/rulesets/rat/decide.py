@@ -1,37 +1,37 @@
-"""Rat rules: who is awaited, the legal commands, what a command decides, the outcome."""
+"""Rat rules: what a command decides (`COMMANDS`), the outcome, and the turn count."""
 from __future__ import annotations
 
-from domain.engine.events import Command
+from collections.abc import Callable
+
+from domain.engine.dispatch import CommandTable
 from domain.engine.rng import Rng
 from domain.engine.ruleset import Decision, Outcome
 
+from . import effects  # noqa: F401  (registers the passives' hooks before any battle resolves)
 from . import events as ev
 from .commands import Act
-from .effects import ailments, equipment  # noqa: F401  (registers the passives' hooks)
-from .effects.queries import RatResolver
-from .legal import checked, options, to_plan
+from .legal import checked
+from .resolver import RESOLVING, RatResolver
 from .state import Rat
 from .turn import advance
 
-
-def awaiting(s: Rat) -> frozenset[str]:
-    return frozenset(seat for side, seat in s.seats.items() if seat is not None and to_plan(s, side))
+Handler = Callable[[RatResolver, str, Act], None]
 
 
-def legal_commands(s: Rat, seat: str) -> list[Command]:
-    side = s.seat_side(seat)
-    waiting = to_plan(s, side) if side else []
-    return list(options(s, s.entities[waiting[0]])) if waiting else []
-
-
-def decide(s: Rat, seat: str, cmd: Command, rng: Rng) -> Decision[Rat]:
+def plan(r: RatResolver, seat: str, cmd: Act) -> None:
     """One entity's plan; once every side has chosen, the turn resolves in the same batch
     (the enemy AI choosing first), and so do the turns after it while no seat must choose."""
-    assert isinstance(cmd, Act), "the codec parses only Act"
-    act = checked(s, seat, cmd)
-    r = RatResolver(s, rng)
+    act = checked(r.state, seat, cmd)
     r.emit(ev.ActionPlanned(seat=seat, actor=act.actor, action=act.action, target=act.target, move=act.move))
     advance(r)
+
+
+COMMANDS: CommandTable[Handler] = CommandTable({Act: plan})
+
+
+def decide(s: Rat, seat: str, cmd: Act, rng: Rng) -> Decision[Rat]:
+    r = RESOLVING(s, rng)
+    COMMANDS.handler(cmd)(r, seat, cmd)
     return r.decision()
 
 

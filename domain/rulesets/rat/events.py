@@ -269,6 +269,13 @@ class PpRestored(Event, frozen=True, kw_only=True):
     pp: int
 
 
+class TurnEnding(Event, frozen=True, kw_only=True):
+    """One entity's end of turn, in queue order: what its on_turn_end effects react to."""
+    TOPIC = "rat.TurnEnding"
+    turn: int
+    entity: str
+
+
 class TurnEnded(Event, frozen=True, kw_only=True):
     TOPIC = "rat.TurnEnded"
     turn: int

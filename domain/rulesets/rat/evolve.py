@@ -190,6 +190,11 @@ def _(e: ev.PpRestored, s: Rat) -> Rat:
 
 
 @evolve.on()
+def _(e: ev.TurnEnding, s: Rat) -> Rat:
+    return s
+
+
+@evolve.on()
 def _(e: ev.TurnEnded, s: Rat) -> Rat:
     entities = {k: replace(x, boost=0) if x.boost else x for k, x in s.entities.items()}
     log = TurnLog(turn=e.turn, actions=s.this_turn, party_hp=dict(e.party_hp))

@@ -1,5 +1,5 @@
-"""Who plans next, what each entity may choose, and which targets each action allows.
-`legal_commands`, `decide` and the enemy AI all read these, so they agree exactly."""
+"""Who rat awaits, who plans next, what each entity may choose, and which targets each action
+allows. `legal_commands`, `decide` and the enemy AI all read these, so they agree exactly."""
 from __future__ import annotations
 
 from domain.engine.errors import RuleViolation
@@ -7,8 +7,18 @@ from domain.engine.hooks import modify
 
 from .commands import Act
 from .content import Action, content
-from .effects.queries import HOOKS, CanAct, Selectable
+from .hooks import HOOKS, CanAct, Selectable
 from .state import Entity, Rat
+
+
+def awaiting(s: Rat) -> frozenset[str]:
+    return frozenset(seat for side, seat in s.seats.items() if seat is not None and to_plan(s, side))
+
+
+def legal_commands(s: Rat, seat: str) -> list[Act]:
+    side = s.seat_side(seat)
+    waiting = to_plan(s, side) if side else []
+    return list(options(s, s.entities[waiting[0]])) if waiting else []
 
 
 def stopped(s: Rat, e: Entity) -> str:

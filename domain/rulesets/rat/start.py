@@ -12,8 +12,8 @@ from domain.engine.rng import Rng
 
 from . import events as ev
 from .content import content
-from .effects.queries import RatResolver
 from .evolve import evolve
+from .resolver import RESOLVING
 from .setup import ENEMY_SEAT, PARTY_SEAT, MemberSetup, RatSetup
 from .state import ENEMIES, PARTY, Entity, Params, Rules
 from .turn import begin_turn
@@ -92,6 +92,6 @@ def start(setup: RatSetup, rng: Rng) -> Sequence[Event]:
     for event in opening:
         state = evolve(state, event)
     assert state is not None
-    r = RatResolver(state, rng)
+    r = RESOLVING(state, rng)
     begin_turn(r)
     return [*opening, *r.events]

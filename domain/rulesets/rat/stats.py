@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from domain.engine.hooks import modify
 
-from .effects.queries import HOOKS, StatQuery
+from .hooks import HOOKS, StatQuery
 from .state import INF, Entity, Rat
 
 POS_INF = 10 ** 12              # a stat treated as +infinity

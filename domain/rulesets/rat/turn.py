@@ -5,12 +5,13 @@ from __future__ import annotations
 from . import events as ev
 from .ai import choose_for_enemies
 from .content import Action, content
-from .effects.hp import decide_end, heal
-from .effects.queries import Aging, RatResolver, StrikeQuery, TurnEnding
-from .effects.steps import STEPS, Use
+from .hooks import Aging, StrikeQuery
+from .hp import decide_end, heal
 from .legal import stopped, to_plan
+from .resolver import RatResolver
 from .state import ENEMIES, PARTY, Plan, Rat
 from .stats import order_key, queue
+from .steps import STEPS, Use
 
 
 def begin_turn(r: RatResolver) -> None:
@@ -133,7 +134,7 @@ def end_turn(r: RatResolver) -> None:
     s = r.state
     for key in s.order:
         if r.state.result is None and r.state.entities[key].alive and r.state.statuses(key):
-            r.emit(TurnEnding(turn=s.turn, entity=key))
+            r.emit(ev.TurnEnding(turn=s.turn, entity=key))
     if r.state.result is None:
         party_hp = {m.id: m.hp for m in r.state.side(PARTY)}
         r.emit(ev.TurnEnded(turn=s.turn, party_hp=party_hp))

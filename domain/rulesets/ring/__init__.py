@@ -11,16 +11,18 @@ from domain.engine.ruleset import Ruleset, Sealing, register
 from . import decide as rules
 from .bots import BOTS
 from .carry import SetRules
-from .commands import CODEC
+from .commands import CODEC, RingCommand
 from .content import CONTENT, Content, playing
 from .evolve import evolve
-from .prebattle import start
-from .setup import DEFAULT_SETUP, parse_setup, seal_setup, unseal_setup
+from .legal import awaiting, legal_commands
+from .moves import RESOLVING
+from .setup import DEFAULT_SETUP, RingSetup, parse_setup, seal_setup, unseal_setup
+from .start import start
 from .state import Params, Ring
 from .view import memory_known, view
 
 
-RULESET: Ruleset[Ring] = register(Ruleset(
+RULESET: Ruleset[Ring, RingSetup, RingCommand] = register(Ruleset(
     id="ring", version="1.3.0", content=CONTENT, state_type=Ring, codec=CODEC,
     default_setup=DEFAULT_SETUP,
     setup_schema={
@@ -30,9 +32,9 @@ RULESET: Ruleset[Ring] = register(Ruleset(
         "battlefield": f"one of {', '.join(CONTENT.battlefields)}, or null (initiative or the RNG decides)",
         "params": msgspec.to_builtins(Params()),
     },
-    parse_setup=parse_setup, start=start, evolve=evolve, awaiting=rules.awaiting,
-    legal_commands=rules.legal_commands, decide=rules.decide, view=view, outcome=rules.outcome,
-    sealing=Sealing(seal_setup, unseal_setup), set_rules=SetRules(), turn=lambda s: s.turn,
-    memory_known=memory_known, bots=BOTS,
+    parse_setup=parse_setup, start=start, evolve=evolve, awaiting=awaiting,
+    legal_commands=legal_commands, decide=rules.decide, view=view, outcome=rules.outcome,
+    sealing=Sealing(seal_setup, unseal_setup), set_rules=SetRules(), turn=rules.turn,
+    memory_known=memory_known, bots=BOTS, commands=rules.COMMANDS, hooks=RESOLVING,
     releases=Kept(Path(__file__).parent / "releases", content=Content, playing=playing, params=Params),
 ))

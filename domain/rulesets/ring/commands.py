@@ -47,5 +47,7 @@ class EndTurn(Command, frozen=True, tag="end_turn"):
     pass
 
 
+RingCommand = (ChooseBattlefield | PickTeam | PickRing | UseAbility | UseLeaderAbility | UseItem | Swap | StrikeLeader
+               | EndTurn)
 CODEC = CommandCodec((ChooseBattlefield, PickTeam, PickRing, UseAbility, UseLeaderAbility, UseItem, Swap,
                       StrikeLeader, EndTurn))

@@ -2,7 +2,7 @@
 deck presets, loaded from `content/*.toml` into frozen records and hashed.
 
 Content is data; what a step (`do`) or a Dynamic (`kind`) does is Python registered under
-the same id in `effects/`. `tests/rulesets/ring/test_content.py` checks every id resolves
+the same id in `steps.py` or `effects/`. `tests/rulesets/ring/test_content.py` checks every id resolves
 and every pool has the shape seed 000 gives it (6 arts x 3 children, 6 per tier).
 """
 from __future__ import annotations

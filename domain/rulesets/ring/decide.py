@@ -1,80 +1,61 @@
-"""Ring rules: who is awaited, the legal commands, and what each command decides."""
+"""Ring rules: what each command decides (`COMMANDS`), the outcome, and the turn count."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from domain.engine.errors import RuleViolation
-from domain.engine.events import Command
+from domain.engine.dispatch import CommandTable
 from domain.engine.rng import Rng
 from domain.engine.ruleset import Decision, Outcome
 
-from . import prebattle, turn
-from .commands import (ChooseBattlefield, EndTurn, PickRing, PickTeam, StrikeLeader, Swap, UseAbility, UseItem,
-                       UseLeaderAbility)
-from .effects.moves import RingResolver
+from . import effects  # noqa: F401  (registers the Dynamics' hooks before any battle resolves)
+from .commands import (ChooseBattlefield, EndTurn, PickRing, PickTeam, RingCommand, StrikeLeader, Swap, UseAbility,
+                       UseItem, UseLeaderAbility)
+from .moves import RESOLVING, RingResolver
+from .picks import choose_battlefield, pick_ring, pick_team
 from .state import SEATS, Ring, opponent
-from .targets import actions, eligible, listed
+from .targets import eligible, listed
+from .turn import (check_ability, check_end, check_item, check_leader_ability, check_strike, in_battle, strike_leader,
+                   swap, use_ability, use_item, use_leader_ability, yield_turn)
 
-# Each action's check and the action itself (turn.py); each takes the command class it is
-# keyed by, which one callable type cannot say.
+# A handler takes the command class it is keyed by, which one callable type cannot say.
 Check = Callable[[Ring, str, Any], None]
-Act = Callable[[RingResolver, str, Any], None]
-BATTLE_ACTIONS: dict[type[Command], tuple[Check, Act]] = {
-    UseAbility: (turn.check_ability, turn.use_ability),
-    UseLeaderAbility: (turn.check_leader_ability, turn.use_leader_ability),
-    UseItem: (turn.check_item, turn.use_item),
-    StrikeLeader: (turn.check_strike, turn.strike_leader),
-    EndTurn: (turn.check_end, turn.yield_turn),
-}
+Handler = Callable[[RingResolver, str, Any], None]
 
 
-# The side whose turn it is, as `awaiting` answers: one set per seat rather than one per call.
-_ONLY = {seat: frozenset((seat,)) for seat in SEATS}
-_NOBODY: frozenset[str] = frozenset()
+@dataclass(frozen=True, slots=True)
+class BattleAction:
+    """A battle action (turn.py) as its handler: the battle must be under way, the rules'
+    check refuses what they forbid, and the action runs. A command found among the state's
+    listed battle actions (`targets.listed`) skips the check, which they already made."""
+    check: Check
+    act: Handler
 
-
-def awaiting(s: Ring) -> frozenset[str]:
-    if s.phase == "battle" and s.p1.leader_hp > 0 and s.p2.leader_hp > 0 and s.time_limit is None:
-        # `outcome` is None in battle while both leaders stand and time is left: asked before
-        # and after every command, this is the question's common case, answered first.
-        return _ONLY[s.active] if s.active else _NOBODY
-    if outcome(s) is not None:
-        return frozenset()
-    if s.phase == "battlefield":
-        return frozenset((s.initiative,)) if s.battlefield is None and s.initiative else frozenset()
-    if s.phase in ("team", "ring"):
-        return prebattle.awaiting_pick(s)
-    return frozenset((s.active,)) if s.active else frozenset()
-
-
-def legal_commands(s: Ring, seat: str) -> list[Command]:
-    if seat not in awaiting(s):
-        return []
-    return actions(s, seat)
-
-
-def decide(s: Ring, seat: str, cmd: Command, rng: Rng) -> Decision[Ring]:
-    b = RingResolver(s, rng)
-    battle_action = BATTLE_ACTIONS.get(type(cmd))
-    if battle_action is not None:          # most commands: asked about first
-        turn.in_battle(s)
-        check, act = battle_action
+    def __call__(self, b: RingResolver, seat: str, cmd: Any) -> None:
+        s = b.state
+        in_battle(s)
         if not listed(s, seat, cmd):
-            check(s, seat, cmd)
-        act(b, seat, cmd)
-    elif isinstance(cmd, Swap):
-        if s.phase != "battle":
-            raise RuleViolation(f"the battle has not begun: {s.phase} comes first")
-        turn.swap(b, seat, cmd)
-    elif isinstance(cmd, ChooseBattlefield):
-        prebattle.choose_battlefield(b, seat, cmd)
-    elif isinstance(cmd, PickTeam):
-        prebattle.pick_team(b, seat, cmd)
-    elif isinstance(cmd, PickRing):
-        prebattle.pick_ring(b, seat, cmd)
-    else:
-        raise RuleViolation(f"ring has no command {type(cmd).__name__}")
+            self.check(s, seat, cmd)
+        self.act(b, seat, cmd)
+
+
+COMMANDS: CommandTable[Handler] = CommandTable({
+    UseAbility: BattleAction(check_ability, use_ability),
+    UseLeaderAbility: BattleAction(check_leader_ability, use_leader_ability),
+    UseItem: BattleAction(check_item, use_item),
+    StrikeLeader: BattleAction(check_strike, strike_leader),
+    EndTurn: BattleAction(check_end, yield_turn),
+    Swap: swap,
+    ChooseBattlefield: choose_battlefield,
+    PickTeam: pick_team,
+    PickRing: pick_ring,
+})
+
+
+def decide(s: Ring, seat: str, cmd: RingCommand, rng: Rng) -> Decision[Ring]:
+    b = RESOLVING(s, rng)
+    COMMANDS.handler(cmd)(b, seat, cmd)
     return b.decision()
 
 
@@ -95,3 +76,7 @@ def outcome(s: Ring) -> Outcome | None:
         if len(out) == 2:
             return Outcome(winner=None, reason="neither side has a unit with LP left")
     return None
+
+
+def turn(s: Ring) -> int:
+    return s.turn

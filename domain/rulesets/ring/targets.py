@@ -13,11 +13,11 @@ from domain.engine.errors import RuleViolation
 from domain.engine.events import Command
 from domain.engine.memo import StateMemo
 
-from .commands import (ChooseBattlefield, EndTurn, PickRing, PickTeam, StrikeLeader, Swap, UseAbility, UseItem,
-                       UseLeaderAbility)
+from .commands import (ChooseBattlefield, EndTurn, PickRing, PickTeam, RingCommand, StrikeLeader, Swap, UseAbility,
+                       UseItem, UseLeaderAbility)
 from .content import Ability, content
-from .effects.moves import Modifiers, effective, modifiers, through
-from .effects.queries import AbilityCheck, SwapCost
+from .hooks import AbilityCheck, SwapCost
+from .moves import Modifiers, effective, modifiers, through
 from .roster import loadout
 from .state import REMOVABLE_SOURCES, Fighter, Ring, opponent
 
@@ -162,7 +162,7 @@ def checked_target(options: Sequence[str | None], target: str | None, ability: A
         raise RuleViolation(f"{ability.name} cannot target {target!r}; targets: {shown}")
 
 
-def actions(s: Ring, seat: str, *, with_end: bool = True) -> list[Command]:
+def actions(s: Ring, seat: str, *, with_end: bool = True) -> list[RingCommand]:
     """Every legal command, in a stable order."""
     if s.phase == "battlefield":
         return [ChooseBattlefield(battlefield=b) for b in sorted(content().battlefields)]
@@ -183,7 +183,7 @@ END_TURN = EndTurn()         # commands are frozen: one serves every list
 _OPTIONS = StateMemo()
 
 
-def battle_options(s: Ring, seat: str) -> tuple[Command, ...]:
+def battle_options(s: Ring, seat: str) -> tuple[RingCommand, ...]:
     """`battle_actions`, worked out once per state object, content and seat."""
     key = (content(), seat)
     found = _OPTIONS.get(s, key)
@@ -199,7 +199,7 @@ def listed(s: Ring, seat: str, cmd: Command) -> bool:
     return found is not None and cmd in found
 
 
-def battle_actions(s: Ring, seat: str) -> tuple[Command, ...]:
+def battle_actions(s: Ring, seat: str) -> tuple[RingCommand, ...]:
     """What the side whose turn it is can do besides ending it: abilities, items, swaps and
     strikes, in a stable order.
 
@@ -210,7 +210,7 @@ def battle_actions(s: Ring, seat: str) -> tuple[Command, ...]:
     ap = side.ap
     ring = s.ring_unit(seat)
     rules = content()
-    found: list[Command] = []
+    found: list[RingCommand] = []
     known = _known_targets(s, seat)
     checks = modifiers(s, AbilityCheck)
     if ring is not None and ring.key not in s.down:

@@ -10,12 +10,11 @@ from domain.engine.errors import RuleViolation
 from . import events as ev
 from .commands import EndTurn, StrikeLeader, Swap, UseAbility, UseItem, UseLeaderAbility
 from .content import Ability, content
-from .effects import STEPS
-from .effects.moves import RingResolver, change_mp
-from .effects.queries import ApRestore, Odds, SwapCost
-from .effects.steps import TIER_INDEX, Use
 from .formulas import Chances, chances
+from .hooks import ApRestore, Odds, SwapCost
+from .moves import RingResolver, change_mp
 from .state import Ring, opponent
+from .steps import STEPS, TIER_INDEX, Use
 from .targets import (bench, can_act, can_strike, checked_target, item_cost, leader_ability_ok, swap_cost,
                       target_options, unit_ability_ok)
 
@@ -195,6 +194,8 @@ def use_item(b: RingResolver, seat: str, cmd: UseItem) -> None:
 
 def swap(b: RingResolver, seat: str, cmd: Swap) -> None:
     s = b.state
+    if s.phase != "battle":
+        raise RuleViolation(f"the battle has not begun: {s.phase} comes first")
     key = f"{seat}.{cmd.unit}"
     if key not in bench(s, seat):
         raise RuleViolation(f"{cmd.unit!r} is not a unit on your bench that can enter the Ring")

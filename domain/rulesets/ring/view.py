@@ -9,8 +9,8 @@ from typing import Any
 from domain.engine.events import Viewer
 
 from .content import content
-from .decide import awaiting
-from .effects.moves import active_effects
+from .legal import awaiting
+from .moves import active_effects
 from .roster import loadout
 from .state import COMBAT, SEATS, Fighter, Ring, opponent
 

@@ -8,18 +8,19 @@ import msgspec
 from domain.engine.releases import Kept
 from domain.engine.ruleset import Ruleset, register
 
-from . import decide as rules
 from .bots import BOTS
-from .commands import CODEC
+from .commands import CODEC, SkirmishCommand
 from .content import CONTENT, Content, playing
+from .decide import COMMANDS, decide, outcome, turn
 from .evolve import evolve
 from .legal import awaiting, legal_commands
-from .prepare import start
-from .setup import DEFAULT_SETUP, parse_setup
+from .resolver import RESOLVING
+from .setup import DEFAULT_SETUP, SkirmishSetup, parse_setup
+from .start import start
 from .state import Params, Skirmish
 from .view import memory_known, view
 
-RULESET: Ruleset[Skirmish] = register(Ruleset(
+RULESET: Ruleset[Skirmish, SkirmishSetup, SkirmishCommand] = register(Ruleset(
     id="skirmish", version="1.0.0", content=CONTENT, state_type=Skirmish, codec=CODEC,
     default_setup=DEFAULT_SETUP,
     setup_schema={
@@ -31,7 +32,8 @@ RULESET: Ruleset[Skirmish] = register(Ruleset(
         "params": msgspec.to_builtins(Params()),
     },
     parse_setup=parse_setup, start=start, evolve=evolve, awaiting=awaiting,
-    legal_commands=legal_commands, decide=rules.decide, view=view, outcome=rules.outcome,
-    turn=rules.turn, memory_known=memory_known, bots=BOTS, anytime=frozenset({"forfeit"}),
+    legal_commands=legal_commands, decide=decide, view=view, outcome=outcome,
+    turn=turn, memory_known=memory_known, bots=BOTS, anytime=frozenset({"forfeit"}),
+    commands=COMMANDS, hooks=RESOLVING,
     releases=Kept(Path(__file__).parent / "releases", content=Content, playing=playing, params=Params),
 ))

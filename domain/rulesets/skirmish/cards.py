@@ -14,7 +14,8 @@ from .board import distance
 from .combat import own_unit
 from .commands import Play
 from .content import Card, Step, content
-from .effects.queries import SkirmishResolver, check_defeat, draw, give, heal, targetable
+from .hooks import targetable
+from .resolver import SkirmishResolver, check_defeat, draw, give, heal
 from .state import Skirmish, Unit, opponent
 
 

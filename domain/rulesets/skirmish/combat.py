@@ -8,8 +8,8 @@ from domain.engine.grid import Cell
 from . import events as ev
 from .board import board_of, destinations, distance, free_tile_near, pos, walk
 from .commands import Attack, Move
-from .effects.queries import (Allowance, Provokes, SkirmishResolver, StrikePower, allowance, ask, check_defeat, draw,
-                              end_effect, lasts, reach, speed, targetable)
+from .hooks import Allowance, Provokes, StrikePower, allowance, ask, targetable
+from .resolver import SkirmishResolver, check_defeat, draw, end_effect, lasts, reach, speed
 from .state import Skirmish, Unit, opponent
 
 

@@ -47,4 +47,5 @@ class Forfeit(Command, frozen=True, tag="forfeit"):
     """Seed 001, Defeat: valid at any time, even on the opponent's turn."""
 
 
+SkirmishCommand = Field | Place | Mulligan | Move | Attack | Play | EndTurn | Forfeit
 CODEC = CommandCodec((Field, Place, Mulligan, Move, Attack, Play, EndTurn, Forfeit))

@@ -3,15 +3,15 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from domain.engine.events import Command
+from domain.engine.mulligan import mulligan_picks
 
 from .board import distance
 from .cards import can_use
 from .combat import attackable, walk_targets
-from .commands import Attack, EndTurn, Field, Mulligan, Move, Place, Play
+from .commands import Attack, EndTurn, Field, Mulligan, Move, Place, Play, SkirmishCommand
 from .content import Card, content
-from .effects.queries import allowance, targetable
-from .prepare import field_range, free_zone, unplaced
+from .hooks import allowance, targetable
+from .preparation import field_range, free_zone, unplaced
 from .state import SEATS, Skirmish, Unit, opponent
 
 
@@ -25,7 +25,7 @@ def awaiting(s: Skirmish) -> frozenset[str]:
     return frozenset((s.active,)) if s.active else frozenset()
 
 
-def legal_commands(s: Skirmish, seat: str) -> list[Command]:
+def legal_commands(s: Skirmish, seat: str) -> list[SkirmishCommand]:
     if seat not in awaiting(s):
         return []
     if s.phase == "select":
@@ -34,21 +34,19 @@ def legal_commands(s: Skirmish, seat: str) -> list[Command]:
         cells = free_zone(s, seat)
         return [Place(character=c, cell=tuple(cell.to_wire())) for c in unplaced(s, seat) for cell in cells]
     if s.phase == "mulligan":
-        hand = s.player(seat).hand
-        picks = {tuple(sorted(c)) for n in range(len(hand) + 1) for c in combinations(hand, n)}
-        return [Mulligan(cards=p) for p in sorted(picks, key=lambda p: (len(p), p))]
+        return [Mulligan(cards=p) for p in mulligan_picks(s.player(seat).hand)]
     return combat_commands(s, seat)
 
 
-def selections(s: Skirmish, seat: str) -> list[Command]:
+def selections(s: Skirmish, seat: str) -> list[SkirmishCommand]:
     team = [s.units[k] for k in s.player(seat).units]
     boss = [u.character for u in team if u.boss]
     return [Field(characters=tuple(u.character for u in pick)) for n in field_range(s, seat)
             for pick in combinations(team, n) if all(b in {u.character for u in pick} for b in boss)]
 
 
-def combat_commands(s: Skirmish, seat: str) -> list[Command]:
-    found: list[Command] = []
+def combat_commands(s: Skirmish, seat: str) -> list[SkirmishCommand]:
+    found: list[SkirmishCommand] = []
     units = [u for u in s.fielded(seat) if u.on_board]
     for unit in units:
         found += [Move(character=unit.character, to=tuple(cell)) for cell in walk_targets(s, unit)]
@@ -64,7 +62,7 @@ def combat_commands(s: Skirmish, seat: str) -> list[Command]:
     return found
 
 
-def plays(s: Skirmish, seat: str, card: Card, user: Unit) -> list[Command]:
+def plays(s: Skirmish, seat: str, card: Card, user: Unit) -> list[SkirmishCommand]:
     exerts = (False, True) if card.keyword == "exert" and s.player(seat).max_ap >= 1 else (False,)
     targets: list[str | None]
     if card.target in ("self", "all_allies", "all_enemies"):

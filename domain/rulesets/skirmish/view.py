@@ -10,8 +10,8 @@ import msgspec
 from domain.engine.events import Viewer
 
 from .board import board_of
-from .effects.queries import reach, speed
 from .legal import awaiting
+from .resolver import reach, speed
 from .state import SEATS, Skirmish, Unit
 
 

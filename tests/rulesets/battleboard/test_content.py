@@ -12,7 +12,7 @@ from domain.rulesets.battleboard.attack import parse_dice
 from domain.rulesets.battleboard.build import UPGRADES
 from domain.rulesets.battleboard.content import (CONTENT, KINDS, MOVEMENT, PATTERNS, RANKS, STATS, TARGETS,
                                                  TERRAIN)
-from domain.rulesets.battleboard.effects import HOOKS
+from domain.rulesets.battleboard.hooks import HOOKS
 from domain.rulesets.battleboard.setup import parse_setup
 from domain.rulesets.battleboard.state import Params
 

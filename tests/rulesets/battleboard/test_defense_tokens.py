@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from domain.engine.ruleset import Outcome
 from domain.rulesets.battleboard.commands import Act, Defend, EndTurn, Move
-from domain.rulesets.battleboard.decide import awaiting, outcome
+from domain.rulesets.battleboard.decide import outcome
 from domain.rulesets.battleboard.events import (ActionTaken, CombatEnded, Defeated, DefenseAwaited, Defended,
                                                 DiceRolled, TokenDiscarded, TokenTapped)
+from domain.rulesets.battleboard.legal import awaiting
 from domain.rulesets.battleboard.state import AttackPlan, FOES, HEROES
 
 from .given import battle, fresh, legal, of_type, play, refused, unit

@@ -9,12 +9,12 @@ from msgspec.structs import replace
 from domain.engine.events import Viewer, redact
 from domain.rulesets.battleboard import RULESET
 from domain.rulesets.battleboard.commands import Act, Choose, EndTurn, Place
-from domain.rulesets.battleboard.decide import awaiting
 from domain.rulesets.battleboard.events import (ArrangementRevealed, ArrangingBegan, BattleboardStarted,
                                                 InitiativeRolled, OrderChosen, Placed, Readied, TurnBegan)
+from domain.rulesets.battleboard.legal import awaiting
 from domain.rulesets.battleboard.setup import parse_setup
+from domain.rulesets.battleboard.start import start
 from domain.rulesets.battleboard.state import FOES, HEROES
-from domain.rulesets.battleboard.turns import start
 
 from .given import Dice, after, field, legal, play, refused
 

@@ -11,8 +11,9 @@ from domain.engine.errors import NotYourTurn, RuleViolation
 from domain.engine.ruleset import Outcome
 from domain.rulesets.battleboard import RULESET
 from domain.rulesets.battleboard.commands import Act, EndTurn, Move
-from domain.rulesets.battleboard.decide import awaiting, outcome
+from domain.rulesets.battleboard.decide import outcome
 from domain.rulesets.battleboard.events import CombatEnded, SeatDone, TurnBegan, TurnEnded
+from domain.rulesets.battleboard.legal import awaiting
 from domain.rulesets.battleboard.state import FOES, HEROES, Params
 
 from .given import battle, legal, of_type, play, refused, unit

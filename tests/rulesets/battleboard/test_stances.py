@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from domain.engine.hooks import Effect, EffectTriggered
 from domain.rulesets.battleboard.commands import Act, EndTurn, Move
-from domain.rulesets.battleboard.effects import defense_of, evasion_of
+from domain.rulesets.battleboard.hooks import defense_of, evasion_of
 from domain.rulesets.battleboard.events import (ActionTaken, AttackIgnored, Charged, CombatEnded, Defeated, DiceRolled, Moved, StanceEnded,
                                                 StanceTaken, TokenDiscarded, TokenTapped)
 from domain.rulesets.battleboard.state import FOES

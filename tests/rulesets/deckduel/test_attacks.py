@@ -4,7 +4,7 @@ import pytest
 from domain.engine.errors import RuleViolation
 from domain.engine.hooks import EffectTriggered
 from domain.rulesets.deckduel.commands import PlayAttack, PlayDrill
-from domain.rulesets.deckduel.decide import legal_commands
+from domain.rulesets.deckduel.legal import legal_commands
 from domain.rulesets.deckduel.events import (AttackPlayed, AttackResolved, CardKnockedAway, CardsDrawn,
                                              CardsMilled, CardsRecovered, DamageDealt, DamageFlipped,
                                              DrillDestroyed, EnergyGained, EnergyPaid)

@@ -2,7 +2,7 @@
 import pytest
 
 from domain.rulesets.deckduel.content import CARDS, CONTENT
-from domain.rulesets.deckduel.effects import ATTACK_EFFECTS, DEFENSE_TRIGGERS, HOOKS
+from domain.rulesets.deckduel.hooks import ATTACK_EFFECTS, DEFENSE_TRIGGERS, HOOKS
 
 ATTACKS = [c for c in CARDS.values() if c.kind == "attack"]
 DRILLS = [c for c in CARDS.values() if c.kind == "drill"]

@@ -6,7 +6,7 @@ from domain.engine.errors import RuleViolation
 from domain.engine.rng import Rng
 from domain.rulesets.deckduel import RULESET
 from domain.rulesets.deckduel.commands import Mulligan, Pass
-from domain.rulesets.deckduel.decide import legal_commands
+from domain.rulesets.deckduel.legal import legal_commands
 from domain.rulesets.deckduel.events import (ActivePlayerChosen, CardsDrawn, CardsReturned, EnergyGained,
                                              RoundStarted)
 from domain.rulesets.deckduel.state import SEATS

@@ -6,7 +6,7 @@ from domain.engine.errors import NotYourTurn, RuleViolation
 from domain.engine.ruleset import Outcome
 from domain.rulesets.deckduel import RULESET
 from domain.rulesets.deckduel.commands import Discard, Mulligan, Pass, PlayAttack, PlayDrill
-from domain.rulesets.deckduel.decide import legal_commands
+from domain.rulesets.deckduel.legal import legal_commands
 from domain.rulesets.deckduel.events import (CardDiscarded, CardsDrawn, CombatEnded, DiscardRequired,
                                              EnergyGained, Passed, RoundEnded, RoundStarted)
 

@@ -20,10 +20,10 @@ from domain.engine.rng import Rng
 from domain.rulesets.rat import RULESET
 from domain.rulesets.rat.commands import Act
 from domain.rulesets.rat.decide import decide
-from domain.rulesets.rat.effects.queries import RatResolver
 from domain.rulesets.rat.events import TurnEnded
 from domain.rulesets.rat.evolve import evolve
 from domain.rulesets.rat.legal import to_plan
+from domain.rulesets.rat.resolver import RESOLVING
 from domain.rulesets.rat.state import ENEMIES, PARTY, Entity, Params, Rat, Rules, Status
 from domain.rulesets.rat.stats import queue
 from domain.rulesets.rat.turn import begin_turn
@@ -69,7 +69,7 @@ def battle(party: Iterable[Entity] = (), enemies: Iterable[Entity] = (), *, effe
 
 def started_turn(s: Rat, seed: bytes = SEED) -> tuple[list[Event], Rat]:
     """Start the next turn (aging, WISHes, the sort) from the end of `s`'s."""
-    r = RatResolver(s, Rng(seed))
+    r = RESOLVING(s, Rng(seed))
     begin_turn(r)
     return r.events, r.state
 

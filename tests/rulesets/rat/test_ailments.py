@@ -11,12 +11,12 @@ import pytest
 
 from domain.engine.hooks import EffectTriggered
 from domain.engine.rng import Rng
-from domain.rulesets.rat.effects.hp import afflict
-from domain.rulesets.rat.effects.queries import RatResolver, TurnEnding
 from domain.rulesets.rat.events import (ActionSkipped, ActionTaken, BattleDecided, DamageIgnored, EnemyHpChanged,
                                         HpChanged, Killed, KnockOutAverted, StatusesAged, StatusGained,
-                                        StatusRemoved, TurnEnded, TurnStarted)
+                                        StatusRemoved, TurnEnded, TurnEnding, TurnStarted)
+from domain.rulesets.rat.hp import afflict
 from domain.rulesets.rat.legal import stopped, to_plan
+from domain.rulesets.rat.resolver import RESOLVING
 from domain.rulesets.rat.state import PARTY, Params, Rat, Stack
 
 from .given import ailment, battle, enemy, entity, of_type, passive, started_turn, turn
@@ -26,7 +26,7 @@ IDLE = {"intrinsic": (), "moves": {"war_cry": 9}}   # WAR_CRY touches no HP: ATK
 
 
 def afflicted(s: Rat, target: str, kind: str, by: str = "mc") -> tuple[list, Rat]:
-    r = RatResolver(s, Rng(b"unused"))
+    r = RESOLVING(s, Rng(b"unused"))
     afflict(r, target, kind, by)
     return r.events, r.state
 

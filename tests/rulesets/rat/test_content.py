@@ -8,9 +8,9 @@ import pytest
 
 import domain.rulesets.rat  # noqa: F401  (imports every hook module, so HOOKS.kinds is complete)
 from domain.rulesets.rat.content import AI_LEVELS, CONTENT, SLOT_KINDS, STATS, TARGETS, Action
-from domain.rulesets.rat.effects.queries import HOOKS
-from domain.rulesets.rat.effects.steps import STEPS
+from domain.rulesets.rat.hooks import HOOKS
 from domain.rulesets.rat.legal import targets
+from domain.rulesets.rat.steps import STEPS
 
 from .given import battle, entity
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from domain.engine.events import SPECTATOR, Viewer, redact
 from domain.engine.rng import Rng
-from domain.rulesets.rat.effects.hp import afflict
-from domain.rulesets.rat.effects.queries import RatResolver
 from domain.rulesets.rat.events import (ActionSkipped, ActionTaken, BattleDecided, ConsumableUsed, DamageIgnored,
                                         EnemyHpChanged, HpChanged, Killed, KnockedOut, Revived, StatusRemoved,
                                         TurnEnded, TurnStarted)
+from domain.rulesets.rat.hp import afflict
 from domain.rulesets.rat.legal import to_plan
+from domain.rulesets.rat.resolver import RESOLVING
 from domain.rulesets.rat.state import ENEMIES, PARTY, Params, Stack
 
 from .given import ailment, battle, enemy, entity, of_type, turn
@@ -73,7 +73,7 @@ def test_any_damage_on_a_later_turn_kills_the_knocked_out_enemy_for_good():
 
 
 def test_a_knocked_out_entity_gains_no_ailment():
-    r = RatResolver(battle(enemies=[enemy("e1", **DOWN), enemy("e2")]), Rng(b"unused"))
+    r = RESOLVING(battle(enemies=[enemy("e1", **DOWN), enemy("e2")]), Rng(b"unused"))
     afflict(r, "e1", "poisoned", "mc")
     assert (r.events, r.state.statuses("e1")) == ([], [])
 

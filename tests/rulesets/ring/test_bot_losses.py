@@ -19,7 +19,8 @@ from domain.engine.rng import Rng
 from domain.rulesets.ring import RULESET
 from domain.rulesets.ring.bots.losses import lp_change, pools_lost
 from domain.rulesets.ring.bots.memory import MemoryPolicy, Recall
-from domain.rulesets.ring.bots.value import Reading, ValuePolicy, score
+from domain.rulesets.ring.bots.reading import Reading
+from domain.rulesets.ring.bots.value import ValuePolicy, score
 from domain.rulesets.ring.content import DeckUnit
 from domain.rulesets.ring.roster import build_fighter, unequipped_pools
 from domain.rulesets.ring.state import DisabledEquipment, Params, Ring

@@ -18,7 +18,8 @@ from domain.rulesets.ring import RULESET
 from domain.rulesets.ring.balance import balance
 from domain.rulesets.ring.bots.matchup import Fighter, Pressure, duel, pressure
 from domain.rulesets.ring.bots.memory import MemoryPolicy, Recall
-from domain.rulesets.ring.bots.value import Reading, ValuePolicy, score
+from domain.rulesets.ring.bots.reading import Reading
+from domain.rulesets.ring.bots.value import ValuePolicy, score
 from domain.rulesets.ring.commands import PickTeam
 from domain.rulesets.ring.content import CONTENT
 from domain.rulesets.ring.state import Params, Ring

@@ -8,9 +8,10 @@ from collections import Counter
 import pytest
 
 from domain.rulesets.ring.content import CONTENT, TARGETS, TIERS
-from domain.rulesets.ring.effects import STEPS, registered_dynamics
+from domain.rulesets.ring.effects import registered_dynamics
 from domain.rulesets.ring.setup import parse_deck
 from domain.rulesets.ring.state import Params
+from domain.rulesets.ring.steps import STEPS
 
 ALL_ABILITIES = {**CONTENT.abilities, **CONTENT.item_abilities}
 

@@ -11,7 +11,7 @@ import pytest
 from domain.engine.errors import RuleViolation
 from domain.engine.hooks import EffectTriggered
 from domain.rulesets.ring.commands import EndTurn, Swap, UseAbility, UseItem
-from domain.rulesets.ring.decide import legal_commands
+from domain.rulesets.ring.legal import legal_commands
 from domain.rulesets.ring.events import (Augmented, DynamicAdded, DynamicRemoved, HpReduced, HpRestored, LpLost,
                                          MpChanged, SeverityChanged, TurnStarted, UnitRevived, UnitSwapped)
 
@@ -295,7 +295,7 @@ def hexer(ability, dynamics, target):
     return run(s, "p1", UseAbility(ability=ability, target=target), MID)
 
 
-# What each source brings in, placed as prebattle places it.
+# What each source brings in, placed as `picks.teams_enter` places it.
 BROUGHT_IN = {"unit": dict(kind="rage", unit="p2.grizzlor"), "equipment": dict(kind="fortify", unit="p2.grizzlor"),
               "leader": dict(kind="soul_anchor", seat="p2"), "battlefield": dict(kind="scorched_earth")}
 

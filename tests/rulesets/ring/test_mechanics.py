@@ -17,10 +17,10 @@ from domain.engine.hooks import BoundEffect, EffectTriggered
 from domain.engine.rng import Rng
 from domain.rulesets.ring.commands import EndTurn, UseAbility, UseItem
 from domain.rulesets.ring.content import CONTENT, DeckUnit
-from domain.rulesets.ring.decide import legal_commands, outcome
-from domain.rulesets.ring.effects import STEPS
-from domain.rulesets.ring.effects.moves import RingResolver, active_effects
-from domain.rulesets.ring.effects.steps import Use
+from domain.rulesets.ring.decide import outcome
+from domain.rulesets.ring.legal import legal_commands
+from domain.rulesets.ring.moves import RESOLVING, active_effects
+from domain.rulesets.ring.steps import STEPS, Use
 from domain.rulesets.ring.events import (ApSpent, DynamicAdded, EffectivenessRolled,
                                          EquipmentDisableChanged, EquipmentDisabled, EquipmentRestored, HpReduced,
                                          ItemUsed, LeaderHpReduced, LpLost, PoolChanged, PoolLost, TurnEnded,
@@ -127,7 +127,7 @@ def test_a_unit_the_needle_knocks_out_pays_only_the_kos_lp():
 
 def test_the_lp_step_spares_a_unit_already_knocked_out():
     given = needle(hp=0, ko=True, lp=2)
-    b = RingResolver(given, Rng(b"x"))
+    b = RESOLVING(given, Rng(b"x"))
     st = next(st for st in CONTENT.items["soul_needle"].steps if st.do == "lp")
     STEPS["lp"](b, Use(seat="p1", user="p1.grizzlor", ability=CONTENT.item_abilities["soul_needle"],
                        targets=("p2.iron_boar",), tier=1), st)

@@ -270,7 +270,7 @@ def test_pools_and_base_kept_per_unit_and_equipment_are_what_working_them_out_gi
 
 
 def test_a_kept_fighter_is_the_one_building_it_gives_and_each_event_gets_its_own_copy():
-    from domain.rulesets.ring.prebattle import fighter_json
+    from domain.rulesets.ring.start import fighter_json
     from domain.rulesets.ring.setup import as_json, deck_json
     for rules in (CONTENT, RULESET.releases.content_of("1.0.0")):
         with playing(rules):

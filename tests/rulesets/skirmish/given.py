@@ -6,8 +6,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
 import msgspec
+import pytest
 from msgspec.structs import replace
 
+from domain.engine.errors import RuleViolation
 from domain.engine.events import Command, Event
 from domain.engine.rng import Rng
 from domain.rulesets.skirmish import RULESET
@@ -50,6 +52,12 @@ def skirmish(*units: Unit, active: str = "p1", turn: int = 1, board: str = "mead
 def decide_after(state: Skirmish, seat: str, cmd: Command | Mapping[str, Any], seed: bytes = b"x") -> list[Event]:
     command = cmd if isinstance(cmd, Command) else RULESET.codec.parse(dict(cmd))
     return list(decide(state, seat, command, Rng(seed)).events)
+
+
+def refused(state: Skirmish, seat: str, cmd: Command | Mapping[str, Any], match: str) -> None:
+    """The command is refused with a RuleViolation: nothing is appended."""
+    with pytest.raises(RuleViolation, match=match):
+        decide_after(state, seat, cmd)
 
 
 def after(state: Skirmish | None, events: Iterable[Event]) -> Skirmish:

@@ -3,22 +3,14 @@ each of that player's turns, up to 10, and AP is fully restored then; AP pays fo
 only (walking and attacking cost nothing)."""
 from __future__ import annotations
 
-import pytest
 
-from domain.engine.errors import RuleViolation
 from domain.engine.rng import Rng
 from domain.rulesets.skirmish import RULESET
 from domain.rulesets.skirmish.commands import Attack, EndTurn, Move, Play
 from domain.rulesets.skirmish.events import ApRestored, CardPlayed
 from domain.rulesets.skirmish.state import Params
 
-from .given import decide_after, legal, of_type, play, skirmish, unit
-
-
-def refused(state, seat, cmd, match):
-    """The command is refused with a RuleViolation: nothing is appended."""
-    with pytest.raises(RuleViolation, match=match):
-        decide_after(state, seat, cmd)
+from .given import decide_after, legal, of_type, play, refused, skirmish, unit
 
 
 def test_each_player_starts_with_zero_action_points():

@@ -10,19 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from domain.engine.errors import RuleViolation
 from domain.rulesets.skirmish.board import distance
 from domain.rulesets.skirmish.combat import walk_targets
 from domain.rulesets.skirmish.commands import Attack, EndTurn, Move
 from domain.rulesets.skirmish.events import Attacked, Struck, UnitMoved
 
-from .given import decide_after, legal, of_type, play, skirmish, unit
-
-
-def refused(state, seat, cmd, match):
-    """The command is refused with a RuleViolation: nothing is appended."""
-    with pytest.raises(RuleViolation, match=match):
-        decide_after(state, seat, cmd)
+from .given import decide_after, legal, of_type, play, refused, skirmish, unit
 
 
 def attacks(state, seat="p1"):

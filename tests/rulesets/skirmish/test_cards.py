@@ -4,9 +4,7 @@ character's, a class card any unit of that class's; self, ally and enemy targets
 goes from the hand to the discard pile."""
 from __future__ import annotations
 
-import pytest
 
-from domain.engine.errors import RuleViolation
 from domain.engine.events import Viewer, redact
 from domain.engine.ruleset import Outcome
 from domain.rulesets.skirmish.commands import EndTurn, Play
@@ -15,15 +13,9 @@ from domain.rulesets.skirmish.events import (CardBurned, CardPlayed, CardsDrawn,
                                              PlayerDefeated, SkillDamaged, TurnStarted)
 from domain.rulesets.skirmish.state import Params
 
-from .given import decide_after, legal, of_type, play, skirmish, unit
+from .given import decide_after, legal, of_type, play, refused, skirmish, unit
 
 SEVEN = ["caster_skill", "kindle", "spark_volley", "caster_skill", "kindle", "spark_volley", "caster_skill"]
-
-
-def refused(state, seat, cmd, match):
-    """The command is refused with a RuleViolation: nothing is appended."""
-    with pytest.raises(RuleViolation, match=match):
-        decide_after(state, seat, cmd)
 
 
 def plays(state, seat="p1"):

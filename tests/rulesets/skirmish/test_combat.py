@@ -22,13 +22,7 @@ from domain.rulesets.skirmish.decide import decide, outcome
 from domain.rulesets.skirmish.events import (Attacked, Forfeited, PlayerDefeated, Struck, TurnStarted,
                                              UnitFainted)
 
-from .given import decide_after, legal, of_type, play, skirmish, unit
-
-
-def refused(state, seat, cmd, match):
-    """The command is refused with a RuleViolation: nothing is appended."""
-    with pytest.raises(RuleViolation, match=match):
-        decide_after(state, seat, cmd)
+from .given import decide_after, legal, of_type, play, refused, skirmish, unit
 
 
 # -- Damage -----------------------------------------------------------------------------------

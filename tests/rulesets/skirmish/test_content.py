@@ -9,7 +9,7 @@ import pytest
 
 from domain.rulesets.skirmish.cards import KEYWORDS, STEPS
 from domain.rulesets.skirmish.content import CARDS, CONTENT, TARGETS
-from domain.rulesets.skirmish.effects import HOOKS
+from domain.rulesets.skirmish.hooks import HOOKS
 from domain.rulesets.skirmish.effects.talents import TALENTS, WHEN
 
 PLAYABLE = {k: c for k, c in CONTENT.characters.items() if not CONTENT.parties[c.party].raid_only}

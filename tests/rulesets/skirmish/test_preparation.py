@@ -14,7 +14,7 @@ import pytest
 
 from domain.engine.battle import decide_batch, open_battle
 from domain.engine.choices import ChoiceLocked, ChoicesRevealed
-from domain.engine.errors import NotYourTurn, RuleViolation
+from domain.engine.errors import NotYourTurn
 from domain.engine.events import Viewer, redact, wire_event
 from domain.rulesets.skirmish import RULESET
 from domain.rulesets.skirmish.content import CONTENT
@@ -23,7 +23,7 @@ from domain.rulesets.skirmish.events import (ApRestored, CardsDrawn, CardsReturn
                                              UnitEntered, UnitPlaced)
 from domain.rulesets.skirmish.state import SEATS
 
-from .given import decide_after, legal
+from .given import decide_after, legal, refused
 
 SETUP = {"mode": "duel", "board": "meadow", "first_player": "p1",
          "p1": {"team": ["wisp", "sable", "thorn", "cinder"]},
@@ -68,12 +68,6 @@ def placed(setup=SETUP):
         for col, character in enumerate(FIELDED[seat]):
             state, last = send(state, seat, {"type": "place", "character": character, "cell": [col, ROW[seat]]})
     return state, last
-
-
-def refused(game, seat, cmd, match):
-    """The command is refused with a RuleViolation: nothing is appended."""
-    with pytest.raises(RuleViolation, match=match):
-        decide_after(game, seat, cmd)
 
 
 # -- The start --------------------------------------------------------------------------------

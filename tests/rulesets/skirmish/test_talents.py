@@ -18,13 +18,13 @@ from domain.engine.events import Event
 from domain.engine.rng import Rng
 from domain.rulesets.skirmish import RULESET
 from domain.rulesets.skirmish.decide import outcome
-from domain.rulesets.skirmish.effects import SkirmishResolver
 from domain.rulesets.skirmish.events import (ApRestored, Attacked, CardsDrawn, DrawFailed, EffectEnded,
                                              FirstPlayerChosen, Healed, MaxApChanged, PlayerDefeated,
                                              ReturnPending, StatsLowered, StormRaised, Struck, TalentCopied,
                                              TalentTriggered, TurnEnded, TurnStarted, UnitEntered, UnitFainted,
                                              UnitReturned)
-from domain.rulesets.skirmish.prepare import begin_match
+from domain.rulesets.skirmish.preparation import begin_match
+from domain.rulesets.skirmish.resolver import RESOLVING
 from domain.rulesets.skirmish.setup import parse_setup
 from domain.rulesets.skirmish.state import Params, Skirmish
 
@@ -36,7 +36,7 @@ END = {"type": "end_turn"}
 def entering(state: Skirmish, seed: bytes = b"x") -> tuple[list[Event], Skirmish]:
     """The match begins on `state` (before turn 1): every fielded unit enters, first player's
     first, in team order, and the first turn starts."""
-    b = SkirmishResolver(replace(state, turn=0, active=None), Rng(seed))
+    b = RESOLVING(replace(state, turn=0, active=None), Rng(seed))
     begin_match(b)
     return b.events, b.state
 

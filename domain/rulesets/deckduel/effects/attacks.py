@@ -7,8 +7,8 @@ from domain.engine.hooks import Resolver
 
 from .. import events as ev
 from ..content import Card
+from ..hooks import Strike, attack_effect
 from ..state import Duel, opponent
-from . import Strike, attack_effect
 from .moves import discard_random, draw, energize
 
 

@@ -6,9 +6,8 @@ from msgspec.structs import replace
 from domain.engine.hooks import HookContext, Phase
 
 from .. import events as ev
+from ..hooks import HOOKS, Cost, HandSize, PowerUp, ReadyDraw
 from ..state import Duel
-from . import HOOKS
-from .queries import Cost, HandSize, PowerUp, ReadyDraw
 
 
 @HOOKS.hook(Phase.BEFORE, on=ev.DamageDealt, kind="whetstone")

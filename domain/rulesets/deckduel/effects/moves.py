@@ -5,8 +5,8 @@ from domain.engine.hooks import Resolver
 
 from .. import events as ev
 from ..content import content
+from ..hooks import DEFENSE_TRIGGERS
 from ..state import Duel
-from . import DEFENSE_TRIGGERS
 
 
 def draw(b: Resolver[Duel], seat: str, count: int) -> None:

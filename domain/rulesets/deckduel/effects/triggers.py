@@ -5,8 +5,8 @@ from domain.engine.hooks import Resolver
 
 from .. import events as ev
 from ..content import Card
+from ..hooks import defense_trigger
 from ..state import Duel
-from . import defense_trigger
 from .moves import deal_damage, discard_random, draw
 
 

@@ -1,3 +1,6 @@
-"""Rat's hooks and steps. `queries` holds the hook registry and what the hooks modify;
-`ailments` and `equipment` register the passives; `steps` the actions' behaviour.
-`decide` imports `ailments` and `equipment`, so every hook is registered before a battle runs."""
+"""Rat's passives as hooks, registered in `hooks.HOOKS` on import: `ailments` (the status
+ailments) and `equipment` (what worn equipment does). `decide` imports this package, so
+every hook is registered before a battle runs."""
+from __future__ import annotations
+
+from . import ailments, equipment  # noqa: F401  (registration on import)

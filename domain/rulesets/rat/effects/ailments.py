@@ -10,9 +10,9 @@ from msgspec.structs import replace
 
 from .. import events as ev
 from ..content import content
+from ..hooks import HOOKS, Affliction, Aging, CanAct, KoCheck, StatQuery
+from ..hp import deal_damage, triggered
 from ..state import Rat, Status
-from .hp import deal_damage, triggered
-from .queries import HOOKS, Affliction, Aging, CanAct, KoCheck, StatQuery, TurnEnding
 
 MODIFIERS = ("burned", "chilled", "frozen", "blinded", "paralyzed")
 
@@ -38,7 +38,7 @@ for _kind in MODIFIERS:
 
 def tick(fraction: int, cause: str) -> Handler:
     """on_turn_end: 1/`fraction` of max HP as damage (BLEEDING 1/8, POISONED and BURNED 1/16)."""
-    def on_turn_end(ctx: HookContext, s: Rat, e: TurnEnding) -> list[Event]:
+    def on_turn_end(ctx: HookContext, s: Rat, e: ev.TurnEnding) -> list[Event]:
         entity = s.entities[ctx.effect.owner]
         if e.entity == entity.id and entity.standing:
             triggered(ctx.resolver, ctx.effect.kind, entity.id, e.TOPIC)
@@ -47,9 +47,9 @@ def tick(fraction: int, cause: str) -> Handler:
     return on_turn_end
 
 
-HOOKS.hook(Phase.AFTER, on=TurnEnding, kind="bleeding")(tick(8, "bleeding"))
-HOOKS.hook(Phase.AFTER, on=TurnEnding, kind="poisoned")(tick(16, "poisoned"))
-HOOKS.hook(Phase.AFTER, on=TurnEnding, kind="burned")(tick(16, "burned"))
+HOOKS.hook(Phase.AFTER, on=ev.TurnEnding, kind="bleeding")(tick(8, "bleeding"))
+HOOKS.hook(Phase.AFTER, on=ev.TurnEnding, kind="poisoned")(tick(16, "poisoned"))
+HOOKS.hook(Phase.AFTER, on=ev.TurnEnding, kind="burned")(tick(16, "burned"))
 
 
 @HOOKS.hook(Phase.AFTER, on=ev.HpChanged, kind="bleeding")

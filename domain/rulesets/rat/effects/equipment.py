@@ -11,10 +11,10 @@ from domain.engine.hooks import Handler, HookContext, Phase
 
 from .. import events as ev
 from ..content import content
+from ..hooks import HOOKS, Affliction, KoCheck, Selectable, StatQuery, StrikeQuery
+from ..hp import afflict, heal, triggered
 from ..state import ENEMIES, Entity, Params, Rat
 from ..stats import clamp_level
-from .hp import afflict, heal, triggered
-from .queries import HOOKS, Affliction, KoCheck, Selectable, StatQuery, StrikeQuery, TurnEnding
 
 
 def _worn(ctx: HookContext, s: Rat, entity: str | None = None) -> bool:
@@ -36,7 +36,7 @@ def _regenerates(s: Rat, wearer: Entity) -> bool:
 
 def regen(fraction: int, turns: Callable[[Params], int] | None) -> Handler:
     """on_turn_end: 1/`fraction` of max HP, in the battle's first `turns(params)` turns (or all)."""
-    def on_turn_end(ctx: HookContext, s: Rat, e: TurnEnding) -> list[Event]:
+    def on_turn_end(ctx: HookContext, s: Rat, e: ev.TurnEnding) -> list[Event]:
         wearer = s.entities[ctx.effect.owner]
         in_time = turns is None or e.turn <= turns(s.params)
         if e.entity == wearer.id and _worn(ctx, s) and _regenerates(s, wearer) and in_time:
@@ -47,13 +47,13 @@ def regen(fraction: int, turns: Callable[[Params], int] | None) -> Handler:
 
 
 # NOVELTY_SODA_HAT: 1/16 of max HP at the end of each of the battle's first 5 turns.
-HOOKS.hook(Phase.AFTER, on=TurnEnding, kind="novelty_soda_hat")(regen(16, lambda p: p.soda_turns))
+HOOKS.hook(Phase.AFTER, on=ev.TurnEnding, kind="novelty_soda_hat")(regen(16, lambda p: p.soda_turns))
 # REGEN_SCARF (seed 003, 2.4.1's example passive): 1/16 at the end of every turn.
-HOOKS.hook(Phase.AFTER, on=TurnEnding, kind="regen_scarf")(regen(16, None))
+HOOKS.hook(Phase.AFTER, on=ev.TurnEnding, kind="regen_scarf")(regen(16, None))
 
 
-@HOOKS.hook(Phase.AFTER, on=TurnEnding, kind="feathered_head")
-def feathered_head(ctx: HookContext, s: Rat, e: TurnEnding) -> list[Event]:
+@HOOKS.hook(Phase.AFTER, on=ev.TurnEnding, kind="feathered_head")
+def feathered_head(ctx: HookContext, s: Rat, e: ev.TurnEnding) -> list[Event]:
     """FEATHERED_HEAD: at the end of each turn, ATK rises one level."""
     wearer = s.entities[ctx.effect.owner]
     level = clamp_level(wearer.level("atk") + 1)

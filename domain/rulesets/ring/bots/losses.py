@@ -9,14 +9,12 @@ equipment and the Dynamics that equipment brings, and whether that equipment is 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..content import content
 from ..roster import bare_pools, slotted
 from ..state import PoolSlot
-
-if TYPE_CHECKING:
-    from .value import Reading
+from .reading import Reading
 
 Unit = Mapping[str, Any]
 WIN = 1000.0                # the enemy leader's last HP: the battle (seed 000, Choosing a Leader: HP)
@@ -56,7 +54,7 @@ def lp_change(t: Unit, delta: int, mine: bool, hp: int) -> float:
 
 
 def pools_lost(t: Unit, which: str | None, count: int) -> list[str]:
-    """The pools a `lose_pool` step takes (`effects.steps.lose_pool`): the named one, the
+    """The pools a `lose_pool` step takes (`steps.lose_pool`): the named one, the
     highest-level one (the first on a tie) or the latest, `count` times; never the last."""
     lost: list[str] = []
     for _ in range(count):

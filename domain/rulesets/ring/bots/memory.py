@@ -23,7 +23,8 @@ from domain.ai.memory import Memory
 
 from ..content import content
 from .matchup import ENEMY_TARGETS, Fighter, fighter
-from .value import Reading, ValuePolicy, me_and_foe, score, unit
+from .reading import Reading, me_and_foe, unit
+from .value import ValuePolicy, score
 
 FIELDED = 0.5               # the weight of the enemy units seen in the Ring, beside the one there now
 OUTLASTED = 0.5             # a Ring pick that would fall to the remembered worst turn is worth half

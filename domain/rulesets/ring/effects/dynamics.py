@@ -13,10 +13,9 @@ from domain.engine.hooks import HookContext, Phase
 
 from .. import events as ev
 from ..content import content
+from ..hooks import HOOKS, AbilityCheck, ApRestore, Odds, SwapCost
+from ..moves import covers, dyn, magnitude, part, reduce_hp_events, scaled, severity_events, strength
 from ..state import Ring, seat_of
-from . import HOOKS
-from .moves import covers, dyn, magnitude, part, reduce_hp_events, scaled, severity_events, strength
-from .queries import AbilityCheck, ApRestore, Odds, SwapCost
 
 
 # -- BEFORE: hits ------------------------------------------------------------------------

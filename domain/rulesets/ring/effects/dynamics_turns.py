@@ -6,9 +6,9 @@ from domain.engine.hooks import HookContext, Phase
 
 from .. import events as ev
 from ..content import content
+from ..hooks import HOOKS
+from ..moves import covers, dyn, magnitude, part, reduce_hp_events, severity_events
 from ..state import Ring, seat_of
-from . import HOOKS
-from .moves import covers, dyn, magnitude, part, reduce_hp_events, severity_events
 
 
 def _carrier_turn(ctx: HookContext, s: Ring, e: ev.TurnStarted) -> str | None:

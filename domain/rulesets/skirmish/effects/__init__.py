@@ -1,5 +1,3 @@
-"""Skirmish's hooks: the seven effects (chips.py) and the seven talents (talents.py)."""
+"""Skirmish's hook handlers: the seven effects (chips.py) and the seven talents (talents.py),
+each registered on import in `hooks.HOOKS`."""
 from . import chips, talents  # noqa: F401  (registers the hooks)
-from .queries import HOOKS, SkirmishResolver
-
-__all__ = ["HOOKS", "SkirmishResolver"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 from domain.engine.hooks import HookContext, Phase
 from msgspec.structs import replace
 
+from ..hooks import HOOKS, Allowance, Provokes, StrikePower, Targetable
 from ..state import Skirmish
-from .queries import HOOKS, Allowance, Provokes, StrikePower, Targetable
 
 
 @HOOKS.hook(Phase.BEFORE, on=Provokes, kind="aggression")

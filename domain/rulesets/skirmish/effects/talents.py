@@ -8,8 +8,9 @@ from domain.engine.hooks import HookContext, Phase
 from domain.engine.registry import Registry
 
 from .. import events as ev
+from ..hooks import HOOKS
+from ..resolver import SkirmishResolver, draw, heal
 from ..state import Skirmish, opponent
-from .queries import HOOKS, SkirmishResolver, draw, heal
 
 TalentFn = Callable[[SkirmishResolver, str], None]
 TALENTS: Registry[str, TalentFn] = Registry("skirmish talent")

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from domain.ai.greedy import Wire, greedy
-from domain.engine.bots import BotFactory
+from domain.ai.greedy import GreedyPolicy, Wire
+from domain.engine.bots import Bot, BotFactory
 from domain.engine.registry import Registry
 
-from .content import content
+from ..content import content
 
 
 def score(view: Mapping[str, Any], cmd: Wire) -> float:
@@ -35,4 +35,8 @@ def _me(view: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 BOTS: Registry[str, BotFactory] = Registry("deckduel bot")
-BOTS.add("greedy", greedy(score))
+def greedy_bot() -> Bot:
+    return GreedyPolicy(score)
+
+
+BOTS.add("greedy", greedy_bot)

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 
 from domain.engine.registry import Registry
 
-from .. import events as ev
-from ..content import Action, Step, content
-from ..state import ENEMIES
-from ..stats import clamp_level, damage, stat
+from . import events as ev
+from .content import Action, Step, content
 from .hp import afflict, deal_damage, gauge, heal
-from .queries import RatResolver
+from .resolver import RatResolver
+from .state import ENEMIES
+from .stats import clamp_level, damage, stat
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,13 @@
-"""Numbers and permissions Dynamics can modify. BEFORE hooks change them (or, for
-`AbilityCheck`, return None to block); they are not events."""
+"""The hook registry of ring's Dynamics (`kind` in content), and the numbers and permissions
+they modify. BEFORE hooks change these queries (or, for `AbilityCheck`, return None to
+block); they are not events. The hooks themselves are in `effects/`."""
 from __future__ import annotations
 
 import msgspec
+
+from domain.engine.hooks import Hooks
+
+HOOKS = Hooks()
 
 
 class AbilityCheck(msgspec.Struct, frozen=True, kw_only=True, gc=False):

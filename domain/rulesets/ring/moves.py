@@ -12,14 +12,13 @@ from typing import Any, TypeVar
 from msgspec.structs import replace
 
 from domain.engine.events import Event
-from domain.engine.hooks import BoundEffect, Effect, EventT, Handler, HookContext, Phase, Resolver
-from domain.engine.rng import Rng
+from domain.engine.hooks import BoundEffect, Effect, EventT, Handler, HookContext, Phase, Resolver, Resolving
 
-from .. import events as ev
-from ..content import content
-from ..evolve import evolve
-from ..state import DisabledEquipment, Dyn, Ring, seat_of
-from . import HOOKS
+from . import events as ev
+from .content import content
+from .evolve import evolve
+from .hooks import HOOKS
+from .state import DisabledEquipment, Dyn, Ring, seat_of
 
 UNIT_BOUND = ("unit", "equipment")          # seed 000: inactive while their unit is KO'd
 
@@ -194,9 +193,6 @@ class RingResolver(Resolver[Ring]):
         equipment's): only a Dynamic that left play is skipped, whose hook would fail."""
         return effect.owner in dynamics_by_id(self.state)
 
-    def __init__(self, s: Ring, rng: Rng):
-        super().__init__(s, evolve, HOOKS, active_effects, rng)
-
     def settle(self, event: EventT) -> EventT | None:
         """A heal records the HP it restores: what it asked for, after every modifier, up to
         the HP missing; a heal of a unit at full HP restores nothing and is not recorded
@@ -214,6 +210,11 @@ class RingResolver(Resolver[Ring]):
         consequence = _CONSEQUENCES.get(type(event))
         if consequence is not None:
             consequence(self, event)
+
+
+# How ring resolves a command: every resolver of a battle is built from this declaration.
+RESOLVING: Resolving[Ring, RingResolver] = Resolving(hooks=HOOKS, effects=active_effects, evolve=evolve,
+                                                     resolver=RingResolver)
 
 
 def equipment_back(b: Resolver[Ring], unit: str, *, reason: str) -> None:
@@ -313,5 +314,3 @@ def carried_by(dyn: Dyn, unit: str | None) -> bool:
 
 def alive_team(s: Ring, seat: str) -> Sequence[str]:
     return [k for k in s.side(seat).team if k not in s.down]
-
-

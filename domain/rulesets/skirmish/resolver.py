@@ -1,57 +1,19 @@
-"""Queries the effects modify, the resolver that runs a skirmish batch, and the small moves
-every rule shares: drawing, giving and ending effects, fainting, defeat."""
+"""The resolver that runs a skirmish batch (`RESOLVING` builds it), and the small moves every
+rule shares: drawing, giving and ending effects, fainting, defeat."""
 from __future__ import annotations
 
-from typing import Any
-
-import msgspec
-
 from domain.engine.events import Event
-from domain.engine.hooks import Effect, Hooks, Resolver, modify
-from domain.engine.rng import Rng
+from domain.engine.hooks import Resolver, Resolving
 
-from .. import events as ev
-from ..content import content
-from ..evolve import evolve
-from ..state import SEATS, Skirmish, Unit, effects
-
-HOOKS = Hooks()
-
-
-class StrikePower(msgspec.Struct, frozen=True, kw_only=True):
-    """The power of an attack (seed 001, Combat: the defender takes the attacker's power)."""
-    attacker: str
-    target: str
-    power: int
-    round: int
-
-
-class Allowance(msgspec.Struct, frozen=True, kw_only=True):
-    """Whether a unit may `act` (move, attack or counter) now; `spent` says it already has this
-    turn; `adrenaline` that Adrenaline pays for it."""
-    unit: str
-    act: str
-    spent: bool
-    allowed: bool
-    adrenaline: bool = False
-
-
-class Targetable(msgspec.Struct, frozen=True, kw_only=True):
-    unit: str
-    by: str                         # the seat targeting it
-    allowed: bool = True
-
-
-class Provokes(msgspec.Struct, frozen=True, kw_only=True):
-    """Aggression: whether `target` forces `attacker` to attack it at the start of its turn."""
-    attacker: str
-    target: str
-    provoked: bool = False
+from . import events as ev
+from .content import content
+from .evolve import evolve
+from .hooks import HOOKS
+from .state import SEATS, Skirmish, Unit, effects
 
 
 class SkirmishResolver(Resolver[Skirmish]):
-    def __init__(self, state: Skirmish, rng: Rng):
-        super().__init__(state, evolve, HOOKS, effects, rng)
+    """A skirmish batch: a unit faints once its damage passes its armor."""
 
     def follow(self, event: Event) -> None:
         """Seed 001, Combat: a unit whose damage taken surpasses its armor faints."""
@@ -68,19 +30,8 @@ class SkirmishResolver(Resolver[Skirmish]):
         return bool(self.state.defeated)
 
 
-def ask(s: Skirmish, query: Any) -> tuple[Any, list[Effect]]:
-    """The query after every effect's modifiers, and the effects that changed it."""
-    return modify(HOOKS, effects(s), s, query)
-
-
-def allowance(s: Skirmish, unit: Unit, act: str) -> Allowance:
-    spent = {"move": unit.moved, "attack": unit.attacked, "counter": unit.countered}[act]
-    result: Allowance = ask(s, Allowance(unit=unit.key, act=act, spent=spent, allowed=not spent))[0]
-    return result
-
-
-def targetable(s: Skirmish, unit: Unit, by: str) -> bool:
-    return bool(ask(s, Targetable(unit=unit.key, by=by))[0].allowed)
+RESOLVING: Resolving[Skirmish, SkirmishResolver] = Resolving(hooks=HOOKS, effects=effects, evolve=evolve,
+                                                             resolver=SkirmishResolver)
 
 
 def reach(s: Skirmish, unit: Unit) -> int:

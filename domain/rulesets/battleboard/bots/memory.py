@@ -11,12 +11,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.ai.greedy import Scorer, best
+from domain.ai.greedy import Scorer
 from domain.ai.memory import Memory
-from domain.engine.bots import Bot
-from domain.engine.rng import Rng
 
-from .content import content
+from ..content import content
 
 Wire = dict[str, Any]
 
@@ -71,17 +69,9 @@ def _defend(r: Reading, cmd: Wire) -> float:
     return (2.0 if low and cmd.get("focus", 0) else 0.0) + (0.5 if cmd["lose"] == "tapped" and low else 0.0)
 
 
-class MemoryPolicy(Bot):
-    name = "memory"
-    needs_view = True
-    needs_memory = True
-
-    def __init__(self, base: Scorer):
-        self.base = base
-
-    def choose(self, view: Mapping[str, Any] | None, legal: Sequence[Any], rng: Rng, memory: Any = None) -> Wire:
-        assert view is not None
-        if memory is None:
-            return best([self.base(view, cmd) for cmd in legal], legal, rng)
-        r = Reading(view, memory)
-        return best([round(self.base(view, cmd) + adjust(r, cmd), 3) for cmd in legal], legal, rng)
+def rate(base: Scorer, view: Mapping[str, Any], memory: Memory | None, legal: Sequence[Wire]) -> list[float]:
+    """The greedy score plus what memory adds; without a memory, the greedy score alone."""
+    if memory is None:
+        return [base(view, cmd) for cmd in legal]
+    r = Reading(view, memory)
+    return [round(base(view, cmd) + adjust(r, cmd), 3) for cmd in legal]

@@ -6,11 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from domain.ai.greedy import Wire, greedy
-from domain.engine.bots import BotFactory
-from domain.engine.registry import Registry
+from domain.ai.greedy import GreedyPolicy, Wire
+from domain.engine.bots import Bot
 
-from .content import content
+from ..content import content
 
 
 def score(view: Mapping[str, Any], cmd: Wire) -> float:
@@ -51,5 +50,6 @@ def _num(value: Any) -> float:
     return 10 ** 6 if value == "+inf" else 0.0 if value == "-inf" else float(value)
 
 
-BOTS: Registry[str, BotFactory] = Registry("rat bot")
-BOTS.add("greedy", greedy(score))
+def greedy_bot() -> Bot:
+    """The `greedy` bot: the one-ply `GreedyPolicy` over `score`."""
+    return GreedyPolicy(score)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from domain.engine.events import Event
 from domain.engine.hooks import EffectTriggered
 
-from .. import events as ev
-from ..state import ENEMIES, PARTY, Rat
-from ..stats import POS_INF, fraction_pct
-from .queries import Affliction, KoCheck, RatResolver
+from . import events as ev
+from .hooks import Affliction, KoCheck
+from .resolver import RatResolver
+from .state import ENEMIES, PARTY, Rat
+from .stats import POS_INF, fraction_pct
 
 
 def hp_event(s: Rat, target: str, delta: int, hp: int, cause: str, by: str | None, *, heal: bool) -> Event:

@@ -3,19 +3,23 @@ rolled (seed 000, Direct and Indirect Effects). Each step reads its number for t
 effectiveness from a (glancing, normal, critical) triple."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import msgspec
 
 from domain.engine.hooks import Resolver
+from domain.engine.registry import Registry
 
-from .. import events as ev
-from ..content import Ability, content, Step
-from ..formulas import damage as default_damage
-from ..roster import unequipped_pools
-from ..state import Ring, opponent, seat_of
-from . import step
+from . import events as ev
+from .content import Ability, content, Step
+from .formulas import damage as default_damage
 from .moves import add_dynamic, change_mp, equipment_back, part, reduce_hp, restore_hp, severity_events
+from .roster import unequipped_pools
+from .state import Ring, opponent, seat_of
+
+# Content names these ids (`do`); `tests/rulesets/ring/test_content.py` checks every id resolves.
+STEPS: Registry[str, Callable[..., None]] = Registry("ring ability step")
+step = STEPS.register
 
 TIER_INDEX = {"glancing": 0, "normal": 1, "critical": 2}
 

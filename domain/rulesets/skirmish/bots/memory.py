@@ -28,13 +28,12 @@ from typing import Any
 
 import msgspec
 
-from domain.ai.greedy import Scorer, Wire, best
+from domain.ai.greedy import Scorer, Wire
 from domain.ai.memory import Memory
-from domain.engine.bots import Bot
-from domain.engine.rng import Rng
 
-from .content import Card, Content, content
-from .state import Params
+from ..content import Card, Content, content
+from ..state import Params
+from .sight import Pos, Unit, cell, gap, hp, present, reach, ring, seat_of, speed, walkable
 
 ATTACKS = ("skirmish.Attacked", "skirmish.AttackForced")
 PLAYED = "skirmish.CardPlayed"
@@ -53,37 +52,6 @@ QUIET_TURNS = 3
 BOLD = 0.2                          # the weight of danger once a stand-off must end
 RACE = 0.0                          # ...and while the opponent's Storm counter grows
 STEP = 0.25                         # a walk must gain at least this much
-Pos = tuple[int, int]
-Unit = Mapping[str, Any]
-
-
-def seat_of(view: Mapping[str, Any]) -> str:
-    return next(s for s, part in view["seats"].items() if part.get("hand") is not None)
-
-
-def gap(a: Sequence[int], b: Sequence[int]) -> int:
-    return abs(a[0] - b[0]) + abs(a[1] - b[1])
-
-
-def reach(u: Unit) -> int:
-    return int(u["reach"])
-
-
-def speed(u: Unit) -> int:
-    return int(u["speed"])
-
-
-def present(u: Unit) -> bool:
-    return bool(u["fielded"]) and u["cell"] is not None and not u["fainted"]
-
-
-def cell(u: Unit) -> Pos:
-    return (u["cell"][0], u["cell"][1])
-
-
-def hp(u: Unit) -> int:
-    """Damage the unit can still take before it faints (it faints past its armor)."""
-    return int(u["armor"]) - int(u["damage"]) + 1
 
 
 def strike(attacker: Unit, target: Unit, rnd: int, p: Params) -> int:
@@ -203,24 +171,6 @@ def danger_map(r: Reading) -> dict[Pos, list[str]]:
         for spot in sorted(spots):
             found.setdefault(spot, []).append(key)
     return found
-
-
-def walkable(tiles: list[list[str]], u: Unit, blocker: str) -> list[Pos]:
-    """Where `u` can stand after walking its speed: not through rocks or `blocker`'s units."""
-    start = cell(u)
-    seen, frontier = {start}, [start]
-    for _ in range(speed(u)):
-        frontier = [x for c, r in frontier for x in ((c, r - 1), (c - 1, r), (c + 1, r), (c, r + 1))
-                    if 0 <= x[1] < len(tiles) and 0 <= x[0] < len(tiles[0])
-                    and tiles[x[1]][x[0]] != "#" and not tiles[x[1]][x[0]].startswith(f"{blocker}.")]
-        frontier = [x for x in dict.fromkeys(frontier) if x not in seen]
-        seen.update(frontier)
-    return [c for c in seen if c == start or tiles[c[1]][c[0]] == ""]
-
-
-def ring(at: Pos, dist: int, width: int, height: int) -> list[Pos]:
-    cells = {(at[0] + dc, at[1] + sign * (dist - abs(dc))) for dc in range(-dist, dist + 1) for sign in (1, -1)}
-    return sorted(c for c in cells if 0 <= c[0] < width and 0 <= c[1] < height)
 
 
 def loss(r: Reading, key: str, damage: float) -> float:
@@ -400,19 +350,11 @@ def play_value(r: Reading, cmd: Wire) -> float:
 COMBAT = {"attack": attack_value, "move": move_value, "play": play_value}      # ending the turn scores 0
 
 
-class MemoryPolicy(Bot):
-    name = "memory"
-    needs_view = True
-    needs_memory = True
-
-    def __init__(self, base: Scorer):
-        self.base = base
-
-    def choose(self, view: Mapping[str, Any] | None, legal: Sequence[Any], rng: Rng, memory: Any = None) -> Wire:
-        assert view is not None
-        memory = memory or Memory(seat_of(view))
-        if view["phase"] != "combat":
-            return best([round(self.base(view, cmd), 2) for cmd in legal], legal, rng)
-        r = read(view, memory)
-        scores = [COMBAT[cmd["type"]](r, cmd) if cmd["type"] in COMBAT else 0.0 for cmd in legal]
-        return best([round(v * 4) / 4 for v in scores], legal, rng)
+def rate(base: Scorer, view: Mapping[str, Any], memory: Memory | None, legal: Sequence[Wire]) -> list[float]:
+    """Combat from the reading of view and memory, rounded to quarters; the rest by `base`."""
+    memory = memory or Memory(seat_of(view))
+    if view["phase"] != "combat":
+        return [round(base(view, cmd), 2) for cmd in legal]
+    r = read(view, memory)
+    scores = [COMBAT[cmd["type"]](r, cmd) if cmd["type"] in COMBAT else 0.0 for cmd in legal]
+    return [round(v * 4) / 4 for v in scores]

@@ -1,14 +1,10 @@
-"""Queries the hooks modify (seed 003's modifiers and on_* callbacks), and the resolver."""
+"""The hook registry of rat's passives (ailments and equipment, by `kind`), and the queries
+they modify: seed 003's modifiers and on_* callbacks. The hooks themselves are in `effects/`."""
 from __future__ import annotations
 
 import msgspec
 
-from domain.engine.events import Event
-from domain.engine.hooks import Hooks, Resolver
-from domain.engine.rng import Rng
-
-from ..evolve import evolve
-from ..state import Rat, effects
+from domain.engine.hooks import Hooks
 
 HOOKS = Hooks()
 
@@ -61,27 +57,3 @@ class StrikeQuery(msgspec.Struct, frozen=True, kw_only=True):
     """A STRIKE about to resolve: `heal_pct` > 0 makes it a heal of the user instead."""
     entity: str
     heal_pct: int = 0
-
-
-class TurnEnding(Event, frozen=True, kw_only=True):
-    """One entity's end of turn, in queue order: what its on_turn_end effects react to."""
-    TOPIC = "rat.TurnEnding"
-    turn: int
-    entity: str
-
-
-class RatResolver(Resolver[Rat]):
-    def __init__(self, state: Rat, rng: Rng):
-        super().__init__(state, evolve, HOOKS, effects, rng)
-
-    @property
-    def react_when_gone(self) -> bool:
-        """A status an earlier reaction removed (a BLEEDING a heal cured, a POISONED that spared
-        its holder) reacts no more since 1.2.0, as Showdown skips a status its holder lost;
-        earlier battles recorded such reactions (`Rules.removed_statuses_react`)."""
-        return self.state.rules.removed_statuses_react
-
-
-@evolve.on()
-def _(e: TurnEnding, s: Rat) -> Rat:
-    return s

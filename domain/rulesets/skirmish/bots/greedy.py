@@ -1,19 +1,15 @@
-"""Skirmish bots. `greedy` scores each command from the seat's view: attacks that make a
+"""Skirmish's `greedy` scorer: each command from the seat's view: attacks that make a
 character faint first, then skill damage, then walking to a tile from which an opponent is
-exactly in reach; it fields its toughest characters and keeps cheap cards. `memory`
-(memory_bot.py) plays combat from what the seat remembers, and prepares as `greedy` does."""
+exactly in reach; it fields its toughest characters and keeps cheap cards."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import partial
 from typing import Any
 
-from domain.ai.greedy import Wire, greedy
-from domain.engine.bots import BotFactory
-from domain.engine.registry import Registry
+from domain.ai.greedy import Wire
 
-from .content import content
-from .memory_bot import MemoryPolicy, gap, seat_of
+from ..content import content
+from .sight import gap, seat_of
 
 
 def foes(view: Mapping[str, Any], foe: str) -> list[Mapping[str, Any]]:
@@ -76,8 +72,3 @@ def move_value(view: Mapping[str, Any], seat: str, foe: str, cmd: Wire) -> float
     if reach in gaps:
         return 30.0
     return 10.0 - min(abs(g - reach) for g in gaps)
-
-
-BOTS: Registry[str, BotFactory] = Registry("skirmish bot")
-BOTS.add("greedy", greedy(score))
-BOTS.add("memory", partial(MemoryPolicy, score))

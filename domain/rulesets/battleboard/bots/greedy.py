@@ -1,22 +1,13 @@
-"""Battleboard bots, for either side. `greedy` scores each legal command from the seat's view:
+"""Battleboard's `greedy` scorer, for either side: each legal command from the seat's view:
 attacks by their expected Attack Value against the target's Defense, guard and aid by the
-tokens they save, moves toward the nearest enemy, and it ends the turn once nothing scores.
-`memory` (memory_bot.py) adds what the seat remembers."""
+tokens they save, moves toward the nearest enemy, and it ends the turn once nothing scores."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import partial
 from typing import Any
 
-from domain.ai.greedy import greedy
-from domain.engine.bots import BotFactory
-from domain.engine.registry import Registry
-
-from .attack import parse_dice
-from .content import content
-from .memory_bot import MemoryPolicy
-
-BOTS: Registry[str, BotFactory] = Registry("battleboard bot")
+from ..attack import parse_dice
+from ..content import content
 
 
 def _units(view: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
@@ -102,8 +93,3 @@ def _in_area(view: Mapping[str, Any], cmd: Mapping[str, Any], cell: list[int]) -
         return abs(cell[0] - cmd["col"]) <= 1
     at = cmd.get("at")
     return at is not None and abs(cell[0] - at[0]) <= 1 and abs(cell[1] - at[1]) <= 1
-
-
-BOTS.add("greedy", greedy(score))
-
-BOTS.add("memory", partial(MemoryPolicy, score))

@@ -6,31 +6,16 @@ from collections import Counter
 
 from domain.engine.choices import lock_choice
 from domain.engine.errors import RuleViolation
-from domain.engine.events import Event
 from domain.engine.grid import Cell
-from domain.engine.rng import Rng
+from domain.engine.mulligan import lock_mulligan
 
 from . import events as ev
 from .board import board_of, pos
 from .combat import begin_turn
 from .commands import Field, Mulligan, Place
 from .content import content
-from .effects.queries import SkirmishResolver
-from .setup import SkirmishSetup
+from .resolver import SkirmishResolver
 from .state import SEATS, Skirmish, opponent
-
-
-def start(setup: SkirmishSetup, rng: Rng) -> list[Event]:
-    units = []
-    for seat in SEATS:
-        for character in setup.teams[seat]:
-            c = content().characters[character]
-            power, armor = content().stats(character)
-            units.append({"key": f"{seat}.{character}", "seat": seat, "character": character, "cls": c.cls,
-                          "ranged": content().classes[c.cls].ranged, "power": power, "armor": armor,
-                          "talent": c.talent, "boss": setup.bosses.get(seat) == character})
-    return [ev.SkirmishStarted(params=setup.params_json(), mode=setup.mode, board=setup.board, units=units,
-                               first_player=setup.first_player)]
 
 
 def field_range(s: Skirmish, seat: str) -> range:
@@ -103,19 +88,15 @@ def mulligan(b: SkirmishResolver, seat: str, cmd: Mulligan) -> None:
         raise RuleViolation("the starting hand step is over")
     if Counter(cmd.cards) - Counter(s.player(seat).hand):
         raise RuleViolation(f"you can only replace cards in your starting hand: {list(cmd.cards)}")
-    locked, everyone = lock_choice(s.choices, seat, Mulligan(cards=tuple(sorted(cmd.cards))),
-                                   lambda _, choice: {"count": len(choice["cards"])})
-    for event in locked:
-        b.emit(event)
-    if everyone is None:
-        return
-    for who, choice in everyone.items():
-        returned = tuple(choice["cards"])
-        if returned:
-            b.emit(ev.CardsReturned(seat=who, count=len(returned), cards=returned))
-            b.emit(ev.DeckShuffled(seat=who, order=tuple(b.rng.shuffle(b.state.player(who).deck))))
-            b.emit(ev.CardsDrawn(seat=who, count=len(returned), cards=b.state.player(who).deck[:len(returned)]))
-    begin_match(b)
+    if lock_mulligan(b, s.choices, seat, Mulligan(cards=tuple(sorted(cmd.cards))), returned=ev.CardsReturned,
+                     redraw=redraw):
+        begin_match(b)
+
+
+def redraw(b: SkirmishResolver, seat: str, count: int) -> None:
+    """The starting hand: the deck is shuffled with the returned cards, then as many are drawn."""
+    b.emit(ev.DeckShuffled(seat=seat, order=tuple(b.rng.shuffle(b.state.player(seat).deck))))
+    b.emit(ev.CardsDrawn(seat=seat, count=count, cards=b.state.player(seat).deck[:count]))
 
 
 def begin_match(b: SkirmishResolver) -> None:
