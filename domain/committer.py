@@ -30,16 +30,16 @@ import queue
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from eventsourcing.persistence import IntegrityError
 
 from domain.engine.battle import BattleState
 from domain.engine.events import Recorded
-
-if TYPE_CHECKING:
-    from domain.battles import Battles
+from domain.freshness import LogFollower
+from domain.store import StateCache
 
 log = logging.getLogger(__name__)
 MAX_GROUP = 512         # jobs in one transaction
@@ -74,9 +74,20 @@ class Job:
     future: Future[Any] = field(default_factory=Future)
 
 
+class GroupWriter(Protocol):
+    """What the group commit writes through (domain/writer.py's `Writer`)."""
+    follower: LogFollower
+    cache: StateCache
+
+    def write(self, items: Sequence[Any]) -> int: ...
+
+    def committed_batch(self, bid: Any, records: list[Recorded], state: BattleState, previous_seq: int,
+                        snapshots: bool = True, *, generation: int) -> None: ...
+
+
 class Committer:
-    def __init__(self, battles: "Battles"):
-        self.battles = battles
+    def __init__(self, writer: GroupWriter):
+        self.writer = writer
         self._queue: queue.SimpleQueue[Job | Read | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
@@ -146,18 +157,18 @@ class Committer:
 
     def _idle_sync(self) -> None:
         try:
-            self.battles.follower.sync()
+            self.writer.follower.sync()
         except Exception:       # the store is away: the next group's sync tells its callers
             log.debug("idle sync failed", exc_info=True)
 
     def _synced(self, fn: Callable[[], Any]) -> Callable[[], Any]:
         def run() -> Any:
-            self.battles.follower.sync()
+            self.writer.follower.sync()
             return fn()
         return run
 
     def _commit_group(self, group: list[Job | Read]) -> None:
-        self.battles.follower.sync()
+        self.writer.follower.sync()
         jobs: list[Job] = []
         for job in group:
             if isinstance(job, Read):
@@ -171,7 +182,7 @@ class Committer:
             # keys) between the sync and the write, and nothing of the group was written. Catch
             # up with the log and decide the group afresh, once; if that conflicts too, job by job.
             self.conflicts += 1
-            self.battles.follower.sync()
+            self.writer.follower.sync()
             planned = self._plan([job for job, _ in planned])
             generation = self._write(planned)
             if generation is None:
@@ -180,7 +191,7 @@ class Committer:
         self.groups += 1
         for job, result in planned:
             if result.items:
-                self.battles.committed_batch(result.bid, result.records, result.state, result.previous_seq,
+                self.writer.committed_batch(result.bid, result.records, result.state, result.previous_seq,
                                              generation=generation)
         for job, result in planned:
             job.future.set_result(result.answer)
@@ -206,19 +217,19 @@ class Committer:
 
     def _write(self, planned: list[tuple[Job, Planned]]) -> int | None:
         """Save the group's batches in one transaction: the log follower's generation before it
-        (see `Battles.write`), or None on a conflict, when nothing was saved."""
+        (see `Writer.write`), or None on a conflict, when nothing was saved."""
         items = [item for _, p in planned for item in p.items]
         if not items:
-            return self.battles.follower.generation
+            return self.writer.follower.generation
         try:
-            return self.battles.write(items)
+            return self.writer.write(items)
         except IntegrityError:
             return None
 
     def _one_by_one(self, planned: list[tuple[Job, Planned]]) -> None:
         """The group conflicted twice and wrote nothing: do each job on its own, from fresh states."""
         for _, result in planned:
-            self.battles.cache.drop(str(result.bid))
+            self.writer.cache.drop(str(result.bid))
         for job, _ in planned:
             self._settle(job, job.alone)
 

@@ -28,7 +28,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .sqlite_store import last_id_probe
+from domain.adapters.eventsourcing import last_id_probe
 
 log = logging.getLogger(__name__)
 

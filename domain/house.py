@@ -160,7 +160,7 @@ class HouseSeats:
             if note.topic == BattleEnded.TOPIC:
                 self._forget(str(note.originator_id))
                 continue
-            created = self.battles.store.mapper.to_domain_event(note).event
+            created: BattleCreated = self.battles.store.mapper.to_domain_event(note).event
             seats = house_bots(created.players)
             if seats:
                 self._house.setdefault(created.battle_id, seats)

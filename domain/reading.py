@@ -11,19 +11,30 @@ from __future__ import annotations
 import threading
 from bisect import bisect_right
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import msgspec
 
-from domain.engine.battle import BattleState
-from domain.engine.errors import RingsideError, SeqOutOfRange
+from domain.access import client_viewer, held_back, token_seat
+from domain.engine.battle import BattleCreated, BattleState
+from domain.engine.errors import SeqOutOfRange
 from domain.engine.events import Recorded, Viewer, wire_event
-from domain.engine.ruleset import ruleset_of
-from replays import format as replay_format
+from domain.engine.ruleset import Ruleset, ruleset_of
+from domain.replay import Replay, build
 
-if TYPE_CHECKING:
-    from domain.battles import Battles      # the store it reads; it builds one of these
+
+class BattleLog(Protocol):
+    """What the read path reads battles from (domain/loader.py's `Loader`)."""
+
+    def load(self, battle_id: str, at: int | None = None) -> BattleState: ...
+
+    def records(self, battle_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[Recorded]: ...
+
+    def created(self, battle_id: str) -> BattleCreated: ...
+
+    def ruleset_of(self, state: BattleState) -> Ruleset[Any]: ...
 
 
 def view_json(state: BattleState, viewer: Viewer) -> dict[str, Any]:
@@ -42,10 +53,10 @@ class RecentViews:
 
     def __init__(self, size: int = 256):
         self.size = size
-        self._views: OrderedDict[tuple[int, Viewer], tuple[BattleState, dict[str, Any]]] = OrderedDict()
+        self._views: OrderedDict[tuple[int, Viewer], tuple[BattleState, Mapping[str, Any]]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, state: BattleState, shown: Viewer) -> dict[str, Any] | None:
+    def get(self, state: BattleState, shown: Viewer) -> Mapping[str, Any] | None:
         with self._lock:
             found = self._views.get((id(state), shown))
             if found is None or found[0] is not state:      # a later object at the same address
@@ -53,7 +64,7 @@ class RecentViews:
             self._views.move_to_end((id(state), shown))
             return found[1]
 
-    def put(self, state: BattleState, shown: Viewer, view: dict[str, Any]) -> dict[str, Any]:
+    def put(self, state: BattleState, shown: Viewer, view: Mapping[str, Any]) -> Mapping[str, Any]:
         with self._lock:
             self._views[(id(state), shown)] = (state, view)
             while len(self._views) > self.size:
@@ -64,7 +75,7 @@ class RecentViews:
 _VIEWS = RecentViews()
 
 
-def game_view(state: BattleState, viewer: Viewer) -> dict[str, Any] | None:
+def game_view(state: BattleState, viewer: Viewer) -> Mapping[str, Any] | None:
     """The ruleset's view of the game for `viewer` (everything once the battle is public),
     worked out once for recently viewed states. Callers must not change what it returns."""
     if state.game is None:
@@ -76,33 +87,11 @@ def game_view(state: BattleState, viewer: Viewer) -> dict[str, Any] | None:
     return found
 
 
-class Forbidden(RingsideError):
-    """The caller may not look as it asked: with a token of no seat of this battle, as another
-    seat than its token's, or as a seat or omniscient before the battle is public."""
-    code = "forbidden"
-
-
-def held_back(state: BattleState, viewer: Viewer) -> bool:
-    """Whether `viewer` may be kept behind `state`: a spectator of a battle with a spectator
-    delay, until it ends. Seats and omniscient viewers always see the battle live."""
-    return (bool(state.spectator_delay) and viewer.seat is None and not viewer.omniscient
-            and state.outcome is None)
-
-
-def perspectives(state: BattleState, own_seat: str | None) -> list[str]:
-    """What a caller holding `own_seat`'s token (None: no token) may view as, by the rules of
-    `Reading.client_viewer`: the spectator always, its own seat, and, once the battle is
-    public, every seat and the omniscient view."""
-    seats = list(state.created.players)
-    shown = seats if state.public else [own_seat] if own_seat else []
-    return ["spectator", *shown, *(["all"] if state.public else [])]
-
-
 @dataclass(frozen=True)
 class Sight:
     """One viewer's look at a battle as of one state of it (normally the latest). Every read
     stops at `horizon`, the last seq the viewer may see then, and is redacted for the viewer."""
-    battles: Battles
+    battles: BattleLog
     state: BattleState
     viewer: Viewer
     horizon: int
@@ -137,16 +126,16 @@ class Sight:
         """The event log from `from_seq` to the horizon, as wire events redacted for the viewer."""
         return [wire_event(r, self.viewer, self.state.public) for r in self.records(from_seq)]
 
-    def replay(self) -> replay_format.Replay:
+    def replay(self) -> Replay:
         """The replay up to the horizon: full once the battle is public (or for an omniscient
         viewer), else redacted for the viewer with the seed withheld."""
-        return replay_format.build(self.seen(), self.records(), self.viewer)
+        return build(self.seen(), self.records(), self.viewer)
 
 
 class Reading:
     """The read path over one store. Keeps the action seqs of the battles it holds back."""
 
-    def __init__(self, battles: Battles, kept: int = 256):
+    def __init__(self, battles: BattleLog, kept: int = 256):
         self.battles = battles
         self.actions = ActionSeqs(battles, kept)
 
@@ -160,33 +149,14 @@ class Reading:
         return Sight(self.battles, state, viewer, self.horizon(state, viewer))
 
     def client_sight(self, battle_id: str, token: str | None, view_as: str | None = None) -> Sight:
-        """The look a client asks for with its seat token (or none) and `as`; see `client_viewer`."""
+        """The look a client asks for with its seat token (or none) and `as` (domain/access.py)."""
         state = self.battles.load(battle_id)
-        return self.sight_of(state, self.client_viewer(state, token, view_as))
-
-    def client_viewer(self, state: BattleState, token: str | None, view_as: str | None) -> Viewer:
-        """A seat token views only as its own seat. Without a token: the spectator, or `as` a
-        seat or `all` once the battle is public (ended and not private); before that those
-        views would show a seat's secrets to anyone."""
-        if token is not None:
-            seat = self.token_seat(state.battle_id, token)
-            if view_as is not None and view_as != seat:
-                raise Forbidden(f"this token is the {seat} seat's; it can only view as {seat}",
-                                seat=seat, view_as=view_as)
-            return Viewer(seat=seat)
-        viewer = Viewer.parse(view_as or "spectator", state.created.players)
-        if (viewer.seat is not None or viewer.omniscient) and not state.public:
-            raise Forbidden(f"viewing as {view_as} without its seat token is open only once the battle "
-                            "has ended (and was not private)", view_as=view_as)
-        return viewer
+        return self.sight_of(state, client_viewer(state, token, view_as))
 
     def token_seat(self, battle_id: str, token: str, state: BattleState | None = None) -> str:
         """The seat `token` opens (in `state` when the caller has it); Forbidden when it opens
         none of this battle's."""
-        seat = self.battles.seat_for_token(battle_id, token, state)
-        if seat is None:
-            raise Forbidden("this token is not a seat token of this battle")
-        return seat
+        return token_seat(state.created if state is not None else self.battles.created(battle_id), token)
 
     def horizon(self, state: BattleState, viewer: Viewer) -> int:
         """The last seq `viewer` may see as of `state`: a held-back spectator sees up to just
@@ -205,7 +175,7 @@ class ActionSeqs:
     `kept` battles read most recently. A battle's events never change once written, so a
     later read only looks at the events after the last one it has read."""
 
-    def __init__(self, battles: Battles, kept: int):
+    def __init__(self, battles: BattleLog, kept: int):
         self.battles = battles
         self.kept = kept
         self._known: OrderedDict[str, tuple[int, tuple[int, ...]]] = OrderedDict()

@@ -11,7 +11,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from typing import Any
+from typing import Any, cast
 from urllib.parse import parse_qs, unquote, urlparse
 
 import msgspec
@@ -59,7 +59,7 @@ def store_env(url: str | None = None) -> dict[str, str]:
                "POSTGRES_HOST": parsed.hostname, "POSTGRES_PORT": str(parsed.port or 5432),
                "POSTGRES_USER": unquote(parsed.username or "postgres"),
                "POSTGRES_PASSWORD": unquote(parsed.password or ""), "IS_SNAPSHOTTING_ENABLED": "y",
-               "APPLICATION_RECORDER_TOPIC": "domain.postgres:LockedInsertRecorder"}
+               "APPLICATION_RECORDER_TOPIC": "domain.adapters.eventsourcing:LockedInsertRecorder"}
         query = parse_qs(parsed.query)
         if query.get("schema"):
             env["POSTGRES_SCHEMA"] = query["schema"][0]
@@ -116,6 +116,7 @@ class BattleMapper(Mapper):
 class BattleStore(Application):
     """The eventsourcing application holding every battle's events, snapshots and keys."""
     name = "Battles"
+    mapper: BattleMapper
 
     def construct_recorder(self) -> Any:
         # Workers and the projection runner start together, and each creates the tables,
@@ -137,6 +138,23 @@ class BattleStore(Application):
 
     def construct_mapper(self) -> Mapper:
         return BattleMapper()
+
+    # The event stores hand back what `BattleMapper` decodes: records, and blobs by their own keys.
+    def stored_records(self, originator_id: uuid.UUID, *, gt: int | None = None, lte: int | None = None,
+                       limit: int | None = None) -> list[Recorded]:
+        """A battle's (or a set's) stored records after seq `gt` up to `lte`, in order."""
+        return cast(list[Recorded], list(self.events.get(originator_id, gt=gt, lte=lte, limit=limit)))
+
+    def stored_blob(self, key: uuid.UUID) -> StoredBlob | None:
+        """The bookkeeping record stored under `key` (an idempotency key, a set membership)."""
+        found = list(self.events.get(key, limit=1))
+        return cast(StoredBlob, found[0]) if found else None
+
+    def latest_snapshot(self, battle_id: uuid.UUID, lte: int | None) -> StoredBlob | None:
+        """The battle's snapshot with the highest seq up to `lte`."""
+        assert self.snapshots is not None
+        found = list(self.snapshots.get(battle_id, desc=True, limit=1, lte=lte))
+        return cast(StoredBlob, found[0]) if found else None
 
 
 SCHEMA_LOCK = 0x52696E6773696465        # PostgreSQL advisory lock key: "Ringside" in ASCII

@@ -22,11 +22,13 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from domain.adapters.eventsourcing import listening
 from domain.battles import Battles
 from domain.engine.events import Recorded
 from domain.store import BLOB_TOPICS
 
-from .store import Op, ViewStore
+from .ops import HSet, Op, SetKey
+from .store import ViewStore
 from .views import Projection, make_projections
 
 log = logging.getLogger(__name__)
@@ -47,8 +49,9 @@ class Views:
         self._aside: dict[str, set[str]] = {}      # view -> the battles it set aside (read once)
         self._idle: tuple[dict[str, list[Op]], int, dict[str, int]] | None = None
         # Topics any of these views reads; None: all. Others are never decoded while catching up.
-        wanted = [p.topics for p in self.projections]
-        self.wanted: frozenset[str] | None = None if None in wanted else frozenset().union(*wanted)
+        self.wanted: frozenset[str] | None = (
+            None if any(p.topics is None for p in self.projections)
+            else frozenset(topic for p in self.projections for topic in p.topics or ()))
 
     def start_position(self) -> int | None:
         positions = self.store.positions()
@@ -101,7 +104,7 @@ class Views:
             aside.add(owner_id)
             failure = {"seq": rec.seq, "position": position, "type": rec.event.TOPIC,
                        "error": f"{type(exc).__name__}: {exc}"[:MAX_ERROR]}
-            return [("hset", self.store.key(projection.name, ASIDE), owner_id, failure)]
+            return [HSet(self.store.key(projection.name, ASIDE), owner_id, failure)]
 
     def set_aside(self) -> dict[str, dict[str, Any]]:
         """{view: {battle or set id: where and why it failed}} for every view."""
@@ -129,7 +132,7 @@ class Views:
                     self.store.drop(name)
                 self._aside.clear()
             if first and (replaced or marked is None):
-                self.store.apply(LOG_MARK, [("set", key, identity)], first[0].id)
+                self.store.apply(LOG_MARK, [SetKey(key, identity)], first[0].id)
 
     def settle(self) -> None:
         """Record the position of trailing events that changed no view, in one store step.
@@ -225,13 +228,9 @@ class Runner:
 
     def _listen(self) -> None:
         """Wake the runner whenever the store NOTIFYs a write; reconnect when PostgreSQL goes."""
-        from psycopg.sql import SQL, Identifier
-
-        recorder = self.views.battles.store.recorder
         while not self._stop.is_set():
             try:
-                with recorder.datastore.get_connection() as conn:
-                    conn.execute(SQL("LISTEN {0}").format(Identifier(recorder.channel_name)))
+                with listening(self.views.battles.store) as conn:
                     while not self._stop.is_set():
                         for _ in conn.notifies(timeout=0.2, stop_after=1):
                             self._wake.set()

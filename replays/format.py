@@ -6,20 +6,16 @@ from __future__ import annotations
 
 import gzip
 import zlib
-from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from domain.engine.battle import BattleCreated, BattleState
 from domain.engine.errors import PayloadTooLarge, ReplayError, quote
-from domain.engine.events import OMNISCIENT, SPECTATOR, Recorded, Viewer, wire_event
 from domain.engine.wire import MAX_DEPTH, nested_deeper
+from domain.replay import FORMAT, VERSION, Replay
+from domain.replay import build as build    # a replay is built by the read path; the format's users build here too
 
-FORMAT = "ringside-replay"
-VERSION = 1
 MAX_TEXT_BYTES = 64 * 1024 * 1024       # a replay's JSON Lines, however it arrives; 10,000 events are ~5 MB
 CHUNK_BYTES = 64 * 1024
 INFLATE_STEP = 1024 * 1024
@@ -28,30 +24,6 @@ GZIP_WBITS = 16 + zlib.MAX_WBITS          # a gzip header and trailer around a d
 # An event line holds its data, which holds a setup or a command of up to MAX_DEPTH levels;
 # far past that, hashing the line (orjson stops at 255 levels) would fail instead of refusing it.
 MAX_LINE_DEPTH = 2 * MAX_DEPTH
-
-
-@dataclass(frozen=True)
-class Replay:
-    header: dict[str, Any]
-    events: list[dict[str, Any]]
-
-
-def build(state: BattleState, records: Sequence[Recorded], viewer: Viewer = SPECTATOR) -> Replay:
-    """Full once the battle is public; otherwise redacted for `viewer` and the seed withheld."""
-    created: BattleCreated = records[0].event  # type: ignore[assignment]
-    full = state.public or viewer.omniscient
-    shown = OMNISCIENT if full else viewer
-    events = [wire_event(r, shown, state.public) for r in records]
-    header = {
-        "format": FORMAT, "version": VERSION, "battle_id": state.battle_id,
-        "ruleset": {"id": created.ruleset, "version": created.ruleset_version,
-                    "content_hash": created.content_hash},
-        "setup": events[0]["data"]["setup"], "players": created.players,
-        "seed": {"commitment": created.seed_commitment, "nonces": created.seed_nonces,
-                 "revealed": created.seed if full else None},
-        "created_at": created.created_at,
-    }
-    return Replay(header, events)
 
 
 def dumps(replay: Replay) -> bytes:

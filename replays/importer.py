@@ -11,11 +11,12 @@ from typing import Any
 
 from eventsourcing.persistence import IntegrityError
 
-from domain.battles import Battles, keyframes
+from domain.battles import Battles
 from domain.engine.battle import BattleState
 from domain.engine.errors import RingsideError, quote
 from domain.engine.events import Recorded
 from domain.engine.ruleset import ruleset_of
+from domain.loader import keyframes
 from domain.sets.service import membership, per_battle
 from domain.store import StoredRecord
 

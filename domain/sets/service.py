@@ -224,7 +224,7 @@ class Sets:
             sid = uuid.UUID(str(set_id))
         except ValueError:
             raise UnknownSet(f"no set {set_id!r}", set_id=str(set_id)) from None
-        found = list(self.battles.store.events.get(sid))
+        found = self.battles.store.stored_records(sid)
         if not found:
             raise UnknownSet(f"no set {set_id!r}", set_id=str(set_id))
         return found
@@ -234,8 +234,8 @@ class Sets:
             key = uuid.uuid5(MEMBERSHIP_NS, str(uuid.UUID(str(battle_id))))
         except ValueError:
             return None
-        found = list(self.battles.store.events.get(key, limit=1))
-        return found[0].body["set_id"] if found else None
+        found = self.battles.store.stored_blob(key)
+        return found.body["set_id"] if found is not None else None
 
     @staticmethod
     def shown_setup(state: SetState) -> dict[str, Any] | None:

@@ -7,6 +7,7 @@ import os
 import sqlite3
 
 from api.services import Settings, bootstrap
+from domain.adapters.eventsourcing import file_pool, sqlite_connection
 from domain.battles import Battles
 from domain.sqlite_store import AUTOCHECKPOINT_PAGES, Checkpointer, checkpointer
 from tests.api.server import wait_until
@@ -72,7 +73,7 @@ def test_a_running_checkpointer_copies_the_log_back_as_it_grows(tmp_path):
 
 def test_a_pooled_connection_takes_the_setting_at_its_next_use(tmp_path):
     with Battles(f"sqlite:///{tmp_path / 'log.db'}") as battles:
-        pool = battles.store.recorder.datastore.pool
+        pool = file_pool(battles.store)
         # given a connection in use when the setting changes
         conn = pool.get_connection()
         pool.autocheckpoint = 0
@@ -83,7 +84,7 @@ def test_a_pooled_connection_takes_the_setting_at_its_next_use(tmp_path):
             taken.append(pool.get_connection())
         # then it no longer checkpoints at commit, nor does any other handed out
         try:
-            assert [c._sqlite_conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0] for c in taken] == [0] * len(taken)
+            assert [sqlite_connection(c).execute("PRAGMA wal_autocheckpoint").fetchone()[0] for c in taken] == [0] * len(taken)
         finally:
             for c in taken:
                 pool.put_connection(c)

@@ -42,7 +42,7 @@ def test_a_batch_is_all_or_nothing_when_its_middle_conflicts(battles, db_url):
     # Occupy seq 10: the p2 mulligan batch (seq 8..17) must then fail as a whole.
     battles.store.recorder.insert_events([StoredEvent(uuid.UUID(bid), 10, "test.Blocker", b"{}")])
     strict = Battles(db_url, retries=0)
-    strict.load = lambda battle_id, at=None: before  # the blocker is not a readable event
+    strict.loader.load = lambda battle_id, at=None: before  # the blocker is not a readable event
     try:
         with pytest.raises(IntegrityError):
             strict.submit(bid, "p2", KEEP)

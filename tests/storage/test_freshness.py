@@ -12,6 +12,7 @@ import uuid
 import pytest
 from eventsourcing.persistence import OperationalError
 
+from domain.adapters.eventsourcing import file_pool
 from domain.battles import Battles
 from domain.committer import IDLE_SYNC_SECONDS
 from domain.engine.errors import StaleState
@@ -224,7 +225,7 @@ def test_a_failed_read_of_the_last_id_is_the_store_s_error_and_the_next_read_rec
     # Given a SQLite store whose last-id connection has broken (closed under it)
     with Battles(sqlite_url) as battles:
         created = battles.create("deckduel", PLAYERS, revealed=b"\x0e" * 32)
-        pool = battles.store.recorder.datastore.pool
+        pool = file_pool(battles.store)
         assert battles.follower.last_id() == created.seq
         pool._probe.close()
         # when the follower syncs, then it fails as the library's reads fail: the store is away

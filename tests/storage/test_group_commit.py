@@ -92,7 +92,7 @@ def test_commands_arriving_together_commit_as_one_group_and_refusals_block_nothi
         a, b, c = (battles.create("deckduel", PLAYERS, revealed=bytes([i]) * 32) for i in (1, 2, 3))
         keep = {"type": "mulligan", "cards": []}
         groups_before = battles.committer.groups
-        with battles._write_lock:       # the writer waits here; meanwhile the rest queue up
+        with battles.writer.write_lock:       # the writer waits here; meanwhile the rest queue up
             futures = [battles.submit_later(a.battle_id, keep, seat="p1"),     # may commit first, alone
                        battles.submit_later(b.battle_id, keep, seat="p1"),
                        battles.submit_later(b.battle_id, keep, seat="p1"),     # p1 has already chosen
@@ -141,12 +141,12 @@ def test_a_group_that_conflicts_is_decided_afresh_and_saved_as_one_group(db_url)
                 moved.append(b.submit(x.battle_id, "p1", keep))
         a.follower.sync = sync          # type: ignore[method-assign]
         writes: list[int] = []
-        real_write = a.write
+        real_write = a.writer.write
 
         def write(items):
             writes.append(len(items))
             return real_write(items)
-        a.write = write                 # type: ignore[method-assign]
+        a.writer.write = write                 # type: ignore[method-assign]
         # When the group is let go
         gate.set()
         answers = [first.result(30), second.result(30)]

@@ -8,7 +8,7 @@ import uuid
 import pytest
 from eventsourcing.persistence import IntegrityError, StoredEvent
 
-from domain.postgres import LockedInsertRecorder
+from domain.adapters.eventsourcing import LockedInsertRecorder
 from domain.store import BattleStore, store_env
 
 

@@ -107,7 +107,7 @@ def test_state_from_each_snapshot_equals_a_full_fold(played):
         versions = [s.originator_version for s in cold.store.snapshots.get(uuid.UUID(bid))]
         assert versions
         for v in versions:
-            from_snapshot = cold._from_snapshot(uuid.UUID(bid), v)
+            from_snapshot = cold.loader._from_snapshot(uuid.UUID(bid), v)
             assert from_snapshot is not None and from_snapshot.seq == v
             assert from_snapshot == fold_records(records[:v])
             if v < len(records):  # between snapshots: the snapshot before plus the tail
@@ -127,14 +127,14 @@ def test_cold_load_uses_the_latest_snapshot_and_equals_a_full_fold(played, monke
     url, bid, live_state, _, _ = played
     with Battles(url, snapshot_every=SNAP) as cold:
         seen = []
-        real = cold._from_snapshot
+        real = cold.loader._from_snapshot
 
         def spy(b, at):
             state = real(b, at)
             seen.append(state.seq if state else None)
             return state
 
-        monkeypatch.setattr(cold, "_from_snapshot", spy)
+        monkeypatch.setattr(cold.loader, "_from_snapshot", spy)
         assert cold.load(bid) == fold_records(cold.records(bid)) == live_state
         latest = list(cold.store.snapshots.get(uuid.UUID(bid), desc=True, limit=1))[0]
         assert seen == [latest.originator_version]

@@ -1,0 +1,1 @@
+"""Adapters: the one place each third-party library's undocumented parts are used."""
