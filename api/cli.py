@@ -23,6 +23,7 @@ from replays import format as replay_format
 from replays.diff import first_divergence, view_at
 from replays.verify import verify
 
+from .adapters.click import invoke
 from .cli_audit import audit_app, export_set, log, replay_import
 from .cli_bot import POLICY_NAMES, bot
 from .cli_errors import clean_errors, fail, perspective
@@ -250,10 +251,10 @@ def replay_show(source: str = typer.Argument(..., metavar="FILE_OR_BATTLE_ID",
     seq = at or len(replay.events)
     if seq > len(replay.events):
         fail(f"the replay has {len(replay.events)} events; there is no seq {seq}")
-    view = view_at(replay, seq, who)
-    if view is None:
+    rebuilt = view_at(replay, seq, who)
+    if rebuilt is None:
         fail(f"cannot rebuild the battle at seq {seq}")
-    out_json({"seq": seq, "view": view})
+    out_json({"seq": seq, "view": rebuilt})
 
 
 @replay_app.command("diff")
@@ -281,27 +282,15 @@ app.command()(clean_errors(bot))
 app.add_typer(projections_app, name="projections")
 
 
-try:        # typer 0.2x carries its own click
-    from typer._click import exceptions as click_errors
-except ImportError:     # pragma: no cover - older typer uses click itself
-    from click import exceptions as click_errors
-
-
 def main() -> None:
     """The `ringside` command. A usage error (an unknown option, a value out of range) is one
     `error:` line and exit 2, like every other refusal, rather than a boxed panel."""
     try:
-        code = app(standalone_mode=False, prog_name="ringside")
-    except click_errors.NoArgsIsHelpError:
-        code = 2            # the help has been printed
-    except click_errors.UsageError as exc:
-        where = f"{exc.ctx.command_path}: " if exc.ctx else ""
-        typer.echo(f"error: {where}{exc.format_message()} (see --help)", err=True)
-        code = exc.exit_code
+        code = invoke(app, "ringside")
     except typer.Abort:
         typer.echo("error: aborted", err=True)
         code = 1
-    sys.exit(code or 0)
+    sys.exit(code)
 
 
 if __name__ == "__main__":

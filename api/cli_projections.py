@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import threading
 import time
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import orjson
 import typer
@@ -17,6 +19,9 @@ from . import runtime
 from .cli_errors import check_redis, clean_errors, fail
 from .runner_process import NICENESS
 
+if TYPE_CHECKING:
+    from .services import Services
+
 projections_app = typer.Typer(help="Run or rebuild the read models (views, AI memory, leaderboards, history).",
                               no_args_is_help=True)
 
@@ -27,7 +32,7 @@ VIEWS = typer.Option(None, "--views", help="SQLite file of the views, without Re
                                           "or the store's file with .views.db)")
 
 
-def _services(db: str | None, redis: str | None, views: str | None):
+def _services(db: str | None, redis: str | None, views: str | None) -> Services:
     """The services over the shared views: Redis once its URL is known good and its server
     answers; else a SQLite file beside a SQLite store."""
     from domain.store import store_env
@@ -37,13 +42,14 @@ def _services(db: str | None, redis: str | None, views: str | None):
     store_env(db)       # a bad URL fails here, in one line
     url = redis or os.environ.get("RINGSIDE_REDIS_URL")
     prefix = os.environ.get("RINGSIDE_REDIS_PREFIX")
-    named = {"redis_prefix": prefix} if prefix else {}
+    base = Settings(database_url=db, projections="external")
+    if prefix:
+        base = replace(base, redis_prefix=prefix)
     if url:
         check_redis(url, "--redis" if redis else "RINGSIDE_REDIS_URL")
-        return bootstrap(Settings(database_url=db, redis_url=url, projections="external", **named))
+        return bootstrap(replace(base, redis_url=url))
     # As the server places them: beside a SQLite store's file, unless a file is named.
-    settings = served(Settings(database_url=db, views_path=views or os.environ.get("RINGSIDE_VIEWS_PATH") or None,
-                               projections="external", **named))
+    settings = served(replace(base, views_path=views or os.environ.get("RINGSIDE_VIEWS_PATH") or None))
     if not settings.views_path:
         fail("the views to run or rebuild live in Redis, or in a SQLite file beside a SQLite store: "
              "pass --redis or set RINGSIDE_REDIS_URL (in-memory views are rebuilt by the server at every start)")
@@ -85,22 +91,23 @@ def status(db: str = DB, redis: str = REDIS, views: str = VIEWS,
     """Each view's position in the log, and the battles it set aside after failing on them."""
     services = _services(db, redis, views)
     try:
-        positions = services.views.positions()
+        stored = services.views.positions()
         followed = Views(services.battles, services.views)
-        report = {"head": followed.head(), "positions": {name: positions.get(name) for name in PROJECTIONS},
-                  "set_aside": followed.set_aside()}
+        head = followed.head()
+        positions = {name: stored.get(name) for name in PROJECTIONS}
+        aside = followed.set_aside()
     finally:
         services.close()
     if as_json:
-        typer.echo(orjson.dumps(report).decode())
+        typer.echo(orjson.dumps({"head": head, "positions": positions, "set_aside": aside}).decode())
         return
-    typer.echo(f"log head {report['head']}")
-    for name, position in report["positions"].items():
+    typer.echo(f"log head {head}")
+    for name, position in positions.items():
         typer.echo(f"{name:<14} at {position if position is not None else '-'}")
-    for name, failed in report["set_aside"].items():
+    for name, failed in aside.items():
         for owner, why in failed.items():
             typer.echo(f"set aside: {name} {owner} seq {why['seq']} ({why['type']}): {why['error']}")
-    if not report["set_aside"]:
+    if not aside:
         typer.echo("nothing set aside")
 
 
@@ -116,13 +123,13 @@ def rebuild(name: str = typer.Argument(None, help=f"One of {', '.join(PROJECTION
         names = [name] if name else list(PROJECTIONS)
         for view in names:
             services.views.drop(view)
-        views = Views(services.battles, services.views, names)
-        total = views.head()
+        rebuilt = Views(services.battles, services.views, names)
+        total = rebuilt.head()
         with Progress() as progress:
             task = progress.add_task(f"rebuilding {', '.join(names)}", total=total or 1)
-            read = views.catch_up(lambda n: progress.advance(task, n))
+            read = rebuilt.catch_up(lambda n: progress.advance(task, n))
         typer.echo(f"rebuilt {', '.join(names)} from {read} logged records")
-        aside = sum(len(failed) for failed in views.set_aside().values())
+        aside = sum(len(failed) for failed in rebuilt.set_aside().values())
         if aside:
             typer.echo(f"{aside} set aside after failing: see `ringside projections status`")
     finally:

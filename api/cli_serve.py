@@ -23,7 +23,7 @@ from uvicorn.supervisors.multiprocess import Multiprocess
 from .cli_errors import check_redis, fail
 
 BACKLOG = 2048      # uvicorn's default
-WS_PROTOCOL = "api.ws_protocol:FramesProtocol"
+WS_PROTOCOL = "api.adapters.uvicorn:FramesProtocol"
 
 
 def serve(host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
@@ -67,7 +67,7 @@ def server_config(app: Any, workers: int, log_level: str = "warning") -> uvicorn
     WebSocket frames go out uncompressed: per-message deflate compresses each frame again for
     every socket (its context is per connection), which undoes encoding a batch's frame once
     for all its spectators, and a battle's frames are a few hundred bytes of JSON. The WebSocket
-    protocol lets a stream write such a frame straight to its socket (api/ws_protocol.py)."""
+    protocol lets a stream write such a frame straight to its socket (api/adapters/uvicorn.py)."""
     return uvicorn.Config(app, factory=workers > 1, workers=workers, log_level=log_level, access_log=False,
                           lifespan="on", loop="uvloop", http="httptools", ws=WS_PROTOCOL,
                           ws_per_message_deflate=False)

@@ -114,11 +114,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
+        found = exc.errors()[:MAX_ITEMS]
         errors = [{"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))}
-                  for e in exc.errors()[:MAX_ITEMS]]
-        first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
-        where = field_of(first["loc"])
-        return error_response(422, "invalid", f"{where}: {first['msg']}" if where else first["msg"],
+                  for e in found]
+        where = field_of(list(found[0].get("loc", ())) if found else [])
+        msg = str(found[0].get("msg", "")) if found else "invalid request"
+        return error_response(422, "invalid", f"{where}: {msg}" if where else msg,
                               {"field": where, "errors": errors})
 
     @app.exception_handler(BodyTooLarge)

@@ -11,7 +11,7 @@ the battle has moved on, or holds the caller back; so no seq is ever skipped or 
 reconnects and workers, and a held-back spectator stops where every other read stops. After the
 battle's last event the stream ends (WebSocket close 1000; SSE `event: end`).
 
-On a server offering the `ringside.frames` extension (`ringside serve`: api/ws_protocol.py), a
+On a server offering the `ringside.frames` extension (`ringside serve`: api/adapters/uvicorn.py), a
 caught-up WebSocket stream is written each live batch on the spot, from the fan-out, without
 waking its task (`_write_now`); the rules above hold all the same.
 
@@ -44,7 +44,7 @@ from .auth import bearer
 from .errors import STATUS_BY_CODE
 from .routes.models import ERRORS
 from .services import Services
-from .ws_protocol import EXTENSION, binary_frame
+from .adapters.uvicorn import EXTENSION, binary_frame
 
 log = logging.getLogger(__name__)
 router = APIRouter(tags=["streams"])
@@ -222,7 +222,7 @@ async def _send_all(websocket: WebSocket, feed: EventFeed) -> None:
 def _write_now(feed: EventFeed, write: Callable[[bytes], bool], batch: Batch) -> bool:
     """While the stream waits for its next batch: write `batch` straight to the socket if it is
     the very next one and seen live, and the server's `ringside.frames` extension takes it
-    (api/ws_protocol.py). No task wakes up (but for the battle's last batch, to close), and every
+    (api/adapters/uvicorn.py). No task wakes up (but for the battle's last batch, to close), and every
     spectator of a kind is written the same framed bytes. False: the stream is handed the batch
     as usual."""
     if batch.first != feed.next_seq or not batch.live_for(feed.viewer):

@@ -11,7 +11,8 @@ from domain.engine.battle import BattleState, fold
 from domain.engine.events import Recorded
 from domain.engine.ruleset import ruleset_of
 
-from .store import Op, ViewStore
+from .ops import Op
+from .store import ViewStore
 
 
 class Folder:

@@ -24,7 +24,8 @@ from domain.engine.table import Table, player_id
 from domain.sets import SetBattleStarted, SetCreated, SetEnded
 
 from .base import Projection
-from .store import Op, ViewStore
+from .ops import HDel, HSet, Op, RPush, ZAdd
+from .store import ViewStore
 
 
 RULES_ANCHOR = "rules"     # the name of a seatless side's fixed rating (never stored)
@@ -63,23 +64,23 @@ class Leaderboards(Projection):
         event = rec.event
         if isinstance(event, SetCreated):
             sides = seated(event.players, table_of(event.ruleset, event.public_setup))
-            return [("hset", self.key("set-sides"), owner_id, sides)]
+            return [HSet(self.key("set-sides"), owner_id, sides)]
         if isinstance(event, SetBattleStarted):
-            return [("hset", self.key("in-set"), event.battle_id, event.set_id)]
+            return [HSet(self.key("in-set"), event.battle_id, event.set_id)]
         if isinstance(event, BattleCreated):
             sides = seated(event.players, table_of(event.ruleset, event.setup))
-            return [("hset", self.key("pending"), owner_id, {"ruleset": event.ruleset, "sides": sides})]
+            return [HSet(self.key("pending"), owner_id, {"ruleset": event.ruleset, "sides": sides})]
         if isinstance(event, BattleEnded):
             pending = self.store.hget(self.key("pending"), owner_id)
-            ops: list[Op] = [("hdel", self.key("pending"), owner_id), ("hdel", self.key("in-set"), owner_id)]
+            ops: list[Op] = [HDel(self.key("pending"), owner_id), HDel(self.key("in-set"), owner_id)]
             if pending is not None and self.store.hget(self.key("in-set"), owner_id) is None:
                 ops += self.rate(pending["ruleset"], pending["sides"], event.winner)
             return ops
         if isinstance(event, SetEnded):
-            sides = self.store.hget(self.key("set-sides"), owner_id)
-            if sides is None:
+            set_sides = self.store.hget(self.key("set-sides"), owner_id)
+            if set_sides is None:
                 return []
-            return [("hdel", self.key("set-sides"), owner_id), *self.rate(event.ruleset, sides, event.winner)]
+            return [HDel(self.key("set-sides"), owner_id), *self.rate(event.ruleset, set_sides, event.winner)]
         return []
 
     def rate(self, ruleset: str, sides: Mapping[str, list[list[str]]], winner: str | None) -> list[Op]:
@@ -98,9 +99,9 @@ class Leaderboards(Projection):
             for (_, player), rating in zip(sides[side], team):
                 row = {"mu": rating.mu, "sigma": rating.sigma, "games": rows[player]["games"] + 1,
                        "wins": rows[player]["wins"] + (1 if winner == side else 0)}
-                ops.append(("hset", stats_key, player, row))
-                ops.append(("zadd", self.key(ruleset, "ranking"), player, ordinal(row)))
-                ops.append(("hset", self.key("players", player), ruleset, row))
+                ops.append(HSet(stats_key, player, row))
+                ops.append(ZAdd(self.key(ruleset, "ranking"), player, ordinal(row)))
+                ops.append(HSet(self.key("players", player), ruleset, row))
         return ops
 
     def _rating(self, row: Mapping[str, Any], player: str) -> Any:
@@ -121,16 +122,16 @@ class PlayerHistory(Projection):
             setup = event.setup if isinstance(event, BattleCreated) else event.public_setup
             sides = seated(event.players, table_of(event.ruleset, setup))
             kind, owner = ("battles", "battle_id") if isinstance(event, BattleCreated) else ("sets", "set_id")
-            entry = {owner: owner_id, "ruleset": event.ruleset, "players": event.players,
-                     "created_at": event.created_at}
+            entry: dict[str, object] = {owner: owner_id, "ruleset": event.ruleset, "players": event.players,
+                                        "created_at": event.created_at}
             if isinstance(event, SetCreated):
                 entry.update(games=event.games, mode=event.mode)
-            return [("rpush", self.key(player, kind), {**entry, "seat": seat, "side": side})
-                    for side, members in sides.items() for seat, player in members] + \
-                   [("hset", self.key("sides"), owner_id, sides)]
+            return [*(RPush(self.key(player, kind), {**entry, "seat": seat, "side": side})
+                      for side, members in sides.items() for seat, player in members),
+                    HSet(self.key("sides"), owner_id, sides)]
         if isinstance(event, (BattleEnded, SetEnded)):
-            sides = self.store.hget(self.key("sides"), owner_id) or {}
-            return [("hset", self.key(player, "results"), owner_id, result_of(side, event.winner))
-                    for side, members in sides.items() for _, player in members] + \
-                   [("hdel", self.key("sides"), owner_id)]
+            played = self.store.hget(self.key("sides"), owner_id) or {}
+            return [*(HSet(self.key(player, "results"), owner_id, result_of(side, event.winner))
+                      for side, members in played.items() for _, player in members),
+                    HDel(self.key("sides"), owner_id)]
         return []

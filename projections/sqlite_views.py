@@ -23,13 +23,14 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, assert_never
 
 import orjson
 
 from domain.sqlite_store import use_wal
 
-from .store import Op, ViewStore
+from .ops import HDel, HSet, LSetLast, Op, RPush, SetKey, ZAdd, ZRem
+from .store import ViewStore
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS view_values (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID",
@@ -43,12 +44,10 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS view_positions (view TEXT PRIMARY KEY, position INTEGER NOT NULL) WITHOUT ROWID",
 )
 KEYED_TABLES = ("view_values", "view_lists", "view_hashes", "view_rankings")
-LIST_WRITES = {
-    "rpush": "INSERT INTO view_lists (key, idx, value) VALUES "
-             "(?1, (SELECT COALESCE(MAX(idx) + 1, 0) FROM view_lists WHERE key = ?1), ?2)",
-    "lset_last": "UPDATE view_lists SET value = ?2 WHERE key = ?1 AND "
-                 "idx = (SELECT MAX(idx) FROM view_lists WHERE key = ?1)",
-}
+PUSH_ITEM = ("INSERT INTO view_lists (key, idx, value) VALUES "
+             "(?1, (SELECT COALESCE(MAX(idx) + 1, 0) FROM view_lists WHERE key = ?1), ?2)")
+SET_LAST_ITEM = ("UPDATE view_lists SET value = ?2 WHERE key = ?1 AND "
+                 "idx = (SELECT MAX(idx) FROM view_lists WHERE key = ?1)")
 SET_VALUES = "INSERT OR REPLACE INTO view_values (key, value) VALUES (?, ?)"
 SET_FIELDS = "INSERT OR REPLACE INTO view_hashes (key, field, value) VALUES (?, ?, ?)"
 DELETE_FIELDS = "DELETE FROM view_hashes WHERE key = ? AND field = ?"
@@ -127,15 +126,16 @@ class SqliteViewStore(ViewStore):
     def batch(self) -> Iterator[None]:
         with self._lock:
             outer = self._depth == 0
+            opened: Pending | None = None       # the batch this call opened; None: an inner one
             if outer:
                 self._writer.execute("BEGIN IMMEDIATE")
-                self._pending = Pending(self._positions(self._writer))
+                self._pending = opened = Pending(self._positions(self._writer))
                 self._batch_thread = threading.get_ident()
             self._depth += 1
             try:
                 yield
-                if outer:
-                    self._pending.write(self._writer)   # type: ignore[union-attr]
+                if opened is not None:
+                    opened.write(self._writer)
             except BaseException:
                 if outer:
                     self._writer.execute("ROLLBACK")
@@ -164,19 +164,23 @@ class SqliteViewStore(ViewStore):
             return applied
 
     def _apply_one(self, pending: Pending, op: Op) -> None:
-        kind = op[0]
-        if kind == "set":
-            pending.values[op[1]] = orjson.dumps(op[2])
-        elif kind == "hset" or kind == "hdel":
-            pending.fields.setdefault(op[1], {})[op[2]] = orjson.dumps(op[3]) if kind == "hset" else None
-        elif kind == "zadd":
-            pending.scores[(op[1], op[2])] = float(op[3])
-        elif kind == "zrem":
-            pending.scores[(op[1], op[2])] = None
-        elif kind in LIST_WRITES:
-            self._writer.execute(LIST_WRITES[kind], (op[1], orjson.dumps(op[2])))
-        else:
-            raise ValueError(f"unknown view operation {kind!r}")
+        match op:
+            case SetKey():
+                pending.values[op.key] = orjson.dumps(op.value)
+            case HSet():
+                pending.fields.setdefault(op.key, {})[op.field] = orjson.dumps(op.value)
+            case HDel():
+                pending.fields.setdefault(op.key, {})[op.field] = None
+            case ZAdd():
+                pending.scores[(op.key, op.member)] = float(op.score)
+            case ZRem():
+                pending.scores[(op.key, op.member)] = None
+            case RPush():
+                self._writer.execute(PUSH_ITEM, (op.key, orjson.dumps(op.value)))
+            case LSetLast():
+                self._writer.execute(SET_LAST_ITEM, (op.key, orjson.dumps(op.value)))
+            case _:
+                assert_never(op)
 
     @staticmethod
     def _positions(conn: sqlite3.Connection) -> dict[str, int]:

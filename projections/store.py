@@ -8,9 +8,7 @@ each event exactly once. In Redis that is one Lua script; in memory, one lock.
 Both stores are eventsourcing `TrackingRecorder`s (one tracking position per view, named by
 the view), so the library's `ProjectionRunner` machinery can follow the log for them.
 
-Operations (values are JSON-ready):
-  ("set", key, value)  ("rpush", key, value)  ("lset_last", key, value)
-  ("hset", key, field, value)  ("hdel", key, field)  ("zadd", key, member, score)  ("zrem", key, member)
+The operations are typed records (projections/ops.py); each store interprets them in one place.
 """
 from __future__ import annotations
 
@@ -18,12 +16,14 @@ import threading
 from abc import abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from typing import Any
+from typing import Any, TypeVar, assert_never, cast
 
 import orjson
 from eventsourcing.persistence import Tracking, TrackingRecorder
 
-Op = tuple[Any, ...]
+from .ops import HDel, HSet, LSetLast, Op, RPush, SetKey, ZAdd, ZRem
+
+V = TypeVar("V")
 
 
 class ViewStore(TrackingRecorder):
@@ -98,11 +98,15 @@ class MemoryViewStore(ViewStore):
 
     Values are kept as their JSON bytes, as Redis keeps them: a reader gets its own copy by
     decoding them, and a busy service's views are a few million fewer objects for the cyclic
-    garbage collector to walk (its full passes paused the service for up to half a second)."""
+    garbage collector to walk (its full passes paused the service for up to half a second).
+    Each kind of value has its own dict, as each has its own table in SQLite."""
 
     def __init__(self, prefix: str = "ringside"):
         super().__init__(prefix)
-        self._data: dict[str, Any] = {}
+        self._values: dict[str, bytes] = {}
+        self._lists: dict[str, list[bytes]] = {}
+        self._hashes: dict[str, dict[str, bytes]] = {}
+        self._scores: dict[str, dict[str, float]] = {}
         self._positions: dict[str, int] = {}
         self._lock = threading.RLock()
 
@@ -119,26 +123,33 @@ class MemoryViewStore(ViewStore):
             return applied
 
     def _apply_one(self, op: Op) -> None:
-        kind, key = op[0], op[1]
-        data = self._data
-        if kind == "set":
-            data[key] = orjson.dumps(op[2])
-        elif kind == "rpush":
-            data.setdefault(key, []).append(orjson.dumps(op[2]))
-        elif kind == "lset_last":
-            data[key][-1] = orjson.dumps(op[2])
-        elif kind == "hset":
-            data.setdefault(key, {})[op[2]] = orjson.dumps(op[3])
-        elif kind in ("hdel", "zrem"):
-            found = data.get(key)
-            if found is not None:
-                found.pop(op[2], None)
-                if not found:           # as Redis does: an emptied hash or sorted set is gone
-                    del data[key]
-        elif kind == "zadd":
-            data.setdefault(key, {})[op[2]] = float(op[3])
-        else:
-            raise ValueError(f"unknown view operation {kind!r}")
+        match op:
+            case SetKey():
+                self._values[op.key] = orjson.dumps(op.value)
+            case RPush():
+                self._lists.setdefault(op.key, []).append(orjson.dumps(op.value))
+            case LSetLast():
+                self._lists[op.key][-1] = orjson.dumps(op.value)
+            case HSet():
+                self._hashes.setdefault(op.key, {})[op.field] = orjson.dumps(op.value)
+            case HDel():
+                _forget(self._hashes, op.key, op.field)
+            case ZAdd():
+                self._scores.setdefault(op.key, {})[op.member] = float(op.score)
+            case ZRem():
+                _forget(self._scores, op.key, op.member)
+            case _:
+                assert_never(op)
+
+    def contents(self) -> dict[str, object]:
+        """Every key with its value decoded (a hash or ranking as a dict, a list as a list): what
+        two stores built from the same log are compared by."""
+        with self._lock:
+            found: dict[str, object] = {key: orjson.loads(value) for key, value in self._values.items()}
+            found.update((key, [orjson.loads(item) for item in items]) for key, items in self._lists.items())
+            found.update((key, {f: orjson.loads(v) for f, v in fields.items()}) for key, fields in self._hashes.items())
+            found.update((key, dict(scores)) for key, scores in self._scores.items())
+            return found
 
     def positions(self) -> dict[str, int]:
         with self._lock:
@@ -147,37 +158,54 @@ class MemoryViewStore(ViewStore):
     def drop(self, view: str) -> None:
         start = self.key(view) + ":"
         with self._lock:
-            for key in [k for k in self._data if k.startswith(start)]:
-                del self._data[key]
+            _drop_keys(self._values, start)
+            _drop_keys(self._lists, start)
+            _drop_keys(self._hashes, start)
+            _drop_keys(self._scores, start)
             self._positions.pop(view, None)
 
     def get(self, key: str) -> Any | None:
         with self._lock:
-            found = self._data.get(key)
+            found = self._values.get(key)
         return None if found is None else orjson.loads(found)
 
     def lrange(self, key: str) -> list[Any]:
         with self._lock:
-            found = list(self._data.get(key, ()))
+            found = list(self._lists.get(key, ()))
         return [orjson.loads(item) for item in found]
 
     def hget(self, key: str, field: str) -> Any | None:
         with self._lock:
-            value = self._data.get(key, {}).get(field)
+            value = self._hashes.get(key, {}).get(field)
         return None if value is None else orjson.loads(value)
 
     def hgetall(self, key: str) -> dict[str, Any]:
         with self._lock:
-            found = dict(self._data.get(key, {}))
+            found = dict(self._hashes.get(key, {}))
         return {field: orjson.loads(value) for field, value in found.items()}
 
     def ztop(self, key: str, limit: int) -> list[tuple[str, float]]:
         with self._lock:
-            scores = dict(self._data.get(key, {}))
+            scores = dict(self._scores.get(key, {}))
         return sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
 
 
+def _drop_keys(kind: dict[str, V], start: str) -> None:
+    for key in [k for k in kind if k.startswith(start)]:
+        del kind[key]
+
+
+def _forget(kind: dict[str, dict[str, V]], key: str, field: str) -> None:
+    """A hash field or ranking member deleted; as in Redis, an emptied hash or ranking is gone."""
+    found = kind.get(key)
+    if found is not None:
+        found.pop(field, None)
+        if not found:
+            del kind[key]
+
+
 # For each view: compare its position first, and apply nothing if it already has the event.
+# Each operation arrives as the Redis command it is (`redis_command`), so the script only runs it.
 APPLY_SCRIPT = """
 local changes = cjson.decode(ARGV[2])
 local applied = {}
@@ -185,16 +213,8 @@ for _, change in ipairs(changes) do
   local view = change[1]
   local current = redis.call('HGET', KEYS[1], view)
   if not current or tonumber(current) < tonumber(ARGV[1]) then
-    for _, op in ipairs(change[2]) do
-      local kind = op[1]
-      if kind == 'set' then redis.call('SET', op[2], op[3])
-      elseif kind == 'rpush' then redis.call('RPUSH', op[2], op[3])
-      elseif kind == 'lset_last' then redis.call('LSET', op[2], -1, op[3])
-      elseif kind == 'hset' then redis.call('HSET', op[2], op[3], op[4])
-      elseif kind == 'hdel' then redis.call('HDEL', op[2], op[3])
-      elseif kind == 'zadd' then redis.call('ZADD', op[2], op[4], op[3])
-      elseif kind == 'zrem' then redis.call('ZREM', op[2], op[3])
-      else return redis.error_reply('unknown view operation ' .. tostring(kind)) end
+    for _, command in ipairs(change[2]) do
+      redis.call(unpack(command))
     end
     redis.call('HSET', KEYS[1], view, ARGV[1])
     table.insert(applied, view)
@@ -202,6 +222,30 @@ for _, change in ipairs(changes) do
 end
 return applied
 """
+
+RedisArg = str | int
+
+
+def redis_command(op: Op) -> list[RedisArg]:
+    """The Redis command that applies `op`: the Redis store's one interpreter of operations.
+    Values go as their JSON text and scores as their repr, so Redis keeps them exactly."""
+    match op:
+        case SetKey():
+            return ["SET", op.key, orjson.dumps(op.value).decode()]
+        case RPush():
+            return ["RPUSH", op.key, orjson.dumps(op.value).decode()]
+        case LSetLast():
+            return ["LSET", op.key, -1, orjson.dumps(op.value).decode()]
+        case HSet():
+            return ["HSET", op.key, op.field, orjson.dumps(op.value).decode()]
+        case HDel():
+            return ["HDEL", op.key, op.field]
+        case ZAdd():
+            return ["ZADD", op.key, repr(float(op.score)), op.member]
+        case ZRem():
+            return ["ZREM", op.key, op.member]
+        case _:
+            assert_never(op)
 
 
 class RedisViewStore(ViewStore):
@@ -248,9 +292,9 @@ class RedisViewStore(ViewStore):
         return getattr(self.redis, command)(*args, **kwargs)
 
     def apply_views(self, changes: Mapping[str, Sequence[Op]], position: int) -> list[str]:
-        encoded = [[view, [self._encode(op) for op in ops]] for view, ops in changes.items()]
+        encoded = [[view, [redis_command(op) for op in ops]] for view, ops in changes.items()]
         # An empty Lua table encodes as {} in cjson, so each change always carries its list.
-        args = [position, orjson.dumps(encoded)]
+        args: list[RedisArg | bytes] = [position, orjson.dumps(encoded)]
         if self._pipe is not None:
             # Queued: the script applies each view only past its position, as the caller
             # (which has read the positions) expects it to.
@@ -258,17 +302,6 @@ class RedisViewStore(ViewStore):
             return list(changes)
         applied = self._apply(keys=[self.tracking_key], args=args)
         return [v.decode() if isinstance(v, bytes) else v for v in applied]
-
-    @staticmethod
-    def _encode(op: Op) -> list[Any]:
-        kind = op[0]
-        if kind in ("set", "rpush", "lset_last"):
-            return [kind, op[1], orjson.dumps(op[2]).decode()]
-        if kind == "hset":
-            return [kind, op[1], op[2], orjson.dumps(op[3]).decode()]
-        if kind == "zadd":
-            return [kind, op[1], op[2], repr(float(op[3]))]
-        return list(op)
 
     def positions(self) -> dict[str, int]:
         return {k.decode(): int(v) for k, v in self._read("hgetall", self.tracking_key).items()}
@@ -302,7 +335,9 @@ class RedisViewStore(ViewStore):
 
     def ztop(self, key: str, limit: int) -> list[tuple[str, float]]:
         self._send_queued()
-        rows = self.redis.zrevrange(key, 0, max(limit, 1) * 4 - 1, withscores=True)
+        # redis-py types every reply as sync-or-async; with scores, this one is (member, score) pairs.
+        reply = self.redis.zrevrange(key, 0, max(limit, 1) * 4 - 1, withscores=True)
+        rows = cast(list[tuple[bytes, float]], reply)
         ordered = sorted(((m.decode(), s) for m, s in rows), key=lambda item: (-item[1], item[0]))
         return ordered[:limit]
 

@@ -23,7 +23,8 @@ from domain.reading import game_view
 
 from .base import Folder, Projection
 from .ratings import Leaderboards, PlayerHistory
-from .store import Op, ViewStore
+from .ops import HSet, LSetLast, Op, RPush, SetKey, ZAdd, ZRem
+from .store import ViewStore
 
 
 # Seats' memories kept at hand, each as its lists' lengths and last turn (`Memory.tail`);
@@ -51,14 +52,14 @@ class BattleViews(Projection):
             # As of the folded state, not the store's latest: the view this event leaves behind.
             view = self.battles.reading.sight_of(state, viewer).view()
             if view["state"] is not None:       # None: held back to before the game began
-                ops.append(("set", self.key(owner_id, name), view))
+                ops.append(SetKey(self.key(owner_id, name), view))
         summary = {"battle_id": owner_id, "ruleset": state.created.ruleset, "players": state.created.players,
                    "seq": state.seq, "created_at": state.created.created_at, "private": state.created.private,
                    "outcome": msgspec.to_builtins(state.outcome)}
-        ops.append(("hset", self.key("index"), owner_id, summary))
+        ops.append(HSet(self.key("index"), owner_id, summary))
         status = "ended" if state.outcome is not None else "live"
-        ops.append(("zrem", self.key("live" if status == "ended" else "ended"), owner_id))
-        ops.append(("zadd", self.key(status), owner_id, float(position)))
+        ops.append(ZRem(self.key("live" if status == "ended" else "ended"), owner_id))
+        ops.append(ZAdd(self.key(status), owner_id, float(position)))
         return ops
 
 
@@ -110,16 +111,18 @@ class AiMemory(Projection):
             before = memory.action_count
             memory.observe(wire_event(rec, viewer, state.public), rec.event.is_action())
             if memory.action_count > before:
-                ops.append(("rpush", self.key(owner_id, seat, "actions"), memory.actions[-1]))
+                ops.append(RPush(self.key(owner_id, seat, "actions"), memory.actions[-1]))
             if not batch_end:       # settling after a batch or after each event gives one memory
-                ops.append(("set", self.key(owner_id, seat, "meta"), self.meta(memory)))
+                ops.append(SetKey(self.key(owner_id, seat, "meta"), self.meta(memory)))
                 continue
-            changed = memory.settle(ruleset, state.game, game_view(state, viewer))
+            seen = game_view(state, viewer)
+            assert seen is not None             # None only before the game began, returned above
+            changed = memory.settle(ruleset, state.game, seen)
             if changed == "new":
-                ops.append(("rpush", self.key(owner_id, seat, "turns"), memory.turns[-1]))
+                ops.append(RPush(self.key(owner_id, seat, "turns"), memory.turns[-1]))
             elif changed == "updated":
-                ops.append(("lset_last", self.key(owner_id, seat, "turns"), memory.turns[-1]))
-            ops.append(("set", self.key(owner_id, seat, "meta"), self.meta(memory)))
+                ops.append(LSetLast(self.key(owner_id, seat, "turns"), memory.turns[-1]))
+            ops.append(SetKey(self.key(owner_id, seat, "meta"), self.meta(memory)))
         return ops
 
     @staticmethod

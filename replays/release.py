@@ -14,6 +14,7 @@ from typing import Any
 
 import msgspec
 
+from domain.engine.content import ContentFiles
 from domain.engine.errors import RingsideError
 from domain.engine.releases import Kept, Release
 from domain.engine.ruleset import Ruleset, all_rulesets, get_ruleset
@@ -49,8 +50,10 @@ def snapshot(kept: Kept, version: str, files: dict[str, bytes], content_hash: st
 def cut(ruleset: Ruleset[Any]) -> Path:
     """Keep `ruleset` (installed today) as a release of its version."""
     kept = ruleset.releases
-    if kept is None:
+    if not isinstance(kept, Kept):
         raise CutError(f"{ruleset.id} declares no releases folder (Ruleset.releases)")
+    if not isinstance(ruleset.content, ContentFiles):
+        raise CutError(f"{ruleset.id}'s content is not read from files: a release keeps its files")
     params = msgspec.to_builtins(kept.params()) if kept.params else {}
     rules = msgspec.to_builtins(kept.rules()) if kept.rules else {}
     return snapshot(kept, ruleset.version, ruleset.content.files, ruleset.content_hash, params, rules)

@@ -5,7 +5,7 @@ ruleset and requires every produced event to hash to the recorded chain: byte fo
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from hashlib import blake2b
 from typing import Any
@@ -61,7 +61,7 @@ def verify(replay: Replay) -> Report:
     return Report("ok", len(events), head=head, winner=winner)
 
 
-def check_chain(events: list[Mapping[str, Any]]) -> str:
+def check_chain(events: Sequence[Mapping[str, Any]]) -> str:
     chain = GENESIS
     for expected, line in enumerate(events, start=1):
         # Lines read from JSON are dicts: the exact type check spares the ABC check per line.
@@ -85,7 +85,7 @@ def check_chain(events: list[Mapping[str, Any]]) -> str:
     return chain
 
 
-def decode(events: list[Mapping[str, Any]]) -> list[Recorded]:
+def decode(events: Sequence[Mapping[str, Any]]) -> list[Recorded]:
     records = []
     for line in events:
         try:

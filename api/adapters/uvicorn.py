@@ -14,12 +14,15 @@ Only whole, unfragmented data frames are written, and only while the protocol is
 frames of its own (it writes nothing of a frame in more than one call), so the connection's
 frames stay intact. A server without the extension (another ASGI server, the test client) is
 sent everything through ASGI.
+
+This subclasses a private uvicorn class and reads its connection state, so uvicorn is pinned
+to the minor version it was written against (pyproject.toml), and tests/adapters/test_uvicorn.py
+names whichever of those internals a new version changes.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.http11 import Request
 from websockets.protocol import State
 
 EXTENSION = "ringside.frames"
@@ -41,7 +44,7 @@ def binary_frame(payload: bytes) -> bytes:
 class FramesProtocol(WebSocketsSansIOProtocol):
     """`WebSocketsSansIOProtocol` plus the `ringside.frames` extension in each connection's scope."""
 
-    def handle_connect(self, event: Any) -> None:
+    def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
         scope = getattr(self, "scope", None)
         if scope is not None and not self.close_sent:

@@ -32,8 +32,9 @@ ViewAs = Annotated[str | None, Query(alias="as", max_length=32, pattern="^[A-Za-
 MAX_KEY = 200
 
 
-def services_of(request: Request):
-    return request.app.state.services
+def services_of(request: Request) -> Services:
+    services: Services = request.app.state.services
+    return services
 
 
 def sight_of(request: Request, battle_id: str, view_as: str | None = None) -> Sight:

@@ -187,7 +187,7 @@ LEGAL_LINKS = {"act": link(SUBMIT, {"command": "$response.body#/legal/0", "expec
                            battle_id=NEW_BATTLE)}
 SUBMITTED_LINKS = {"legal": link(LEGAL, battle_id=THIS_BATTLE), "view": link(VIEW, battle_id=THIS_BATTLE),
                    "at": link(AT, battle_id=THIS_BATTLE, seq="$response.body#/seq"),
-                   "events": link(EVENTS, battle_id=THIS_BATTLE, **{"from": "$response.body#/seq"})}
+                   "events": link(EVENTS, None, battle_id=THIS_BATTLE, **{"from": "$response.body#/seq"})}
 SET_LINKS = {"set": link("get_set_sets__set_id__get", set_id="$response.body#/set_id"),
              "audit": link("get_set_audit_sets__set_id__audit_get", set_id="$response.body#/set_id"),
              "view": link(VIEW, battle_id=NEW_BATTLE), "legal": link(LEGAL, battle_id=NEW_BATTLE)}

@@ -2,6 +2,7 @@
 has its stats."""
 from __future__ import annotations
 
+from projections.ops import HSet, ZAdd
 from projections.store import MemoryViewStore
 
 
@@ -30,8 +31,8 @@ class UpdateBetweenReads(MemoryViewStore):
 
 def alice_rated(store):
     stats = {"mu": 26.0, "sigma": 8.0, "games": 1, "wins": 1}
-    return [("zadd", store.key("leaderboards", "deckduel", "ranking"), "alice", 2.0),
-            ("hset", store.key("leaderboards", "deckduel", "stats"), "alice", stats)]
+    return [ZAdd(store.key("leaderboards", "deckduel", "ranking"), "alice", 2.0),
+            HSet(store.key("leaderboards", "deckduel", "stats"), "alice", stats)]
 
 
 def test_a_rating_landing_between_the_reads_of_a_leaderboard_request_is_no_error(client):

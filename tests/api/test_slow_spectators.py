@@ -156,7 +156,7 @@ def test_a_stalled_spectator_is_closed_with_4408_and_resumes_while_the_others_ke
 
 @pytest.mark.timeout(180)
 def test_a_spectator_that_stalls_once_caught_up_is_closed_with_4408_and_resumes(sqlite_url):
-    """A caught-up spectator is written each batch straight to its socket (api/ws_protocol.py);
+    """A caught-up spectator is written each batch straight to its socket (api/adapters/uvicorn.py);
     once it stops reading, the socket's buffers fill, the batches queue, and it is dropped just
     the same, told the first seq it was not sent."""
     with tight_server(sqlite_url) as url, httpx.Client(base_url=url, timeout=20) as http:

@@ -1,4 +1,4 @@
-"""The server's WebSocket protocol (api/ws_protocol.py): frames encoded once for many sockets
+"""The server's WebSocket protocol (api/adapters/uvicorn.py): frames encoded once for many sockets
 are well-formed WebSocket frames, and are written straight to a connection only while it is open,
 uncompressed and taking data."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 from websockets.streams import StreamReader
 
-from api.ws_protocol import FramesProtocol, binary_frame
+from api.adapters.uvicorn import FramesProtocol, binary_frame
 
 
 @pytest.mark.parametrize("size", [0, 125, 126, 65535, 65536])

@@ -66,7 +66,7 @@ class ViewsContract:
             rebuilt = Views(battles, MemoryViewStore(prefix="t"))
             rebuilt.catch_up()
         assert live.set_aside() == {} == rebuilt.set_aside()
-        assert rebuilt.store._data == live.store._data
+        assert rebuilt.store.contents() == live.store.contents()
         assert rebuilt.store.positions() == live.store.positions()
         store = live.store
         ended = {b for b, _ in store.ztop(store.key("battles", "ended"), 1000)}
@@ -76,4 +76,4 @@ class ViewsContract:
             assert len(store.lrange(store.key("history", player, "battles"))) >= 1, player
         for bid in ids:
             assert store.get(store.key("battles", bid, "spectator")) is not None, bid
-            assert any(key.startswith(store.key("memory", bid)) for key in store._data), bid
+            assert any(key.startswith(store.key("memory", bid)) for key in store.contents()), bid

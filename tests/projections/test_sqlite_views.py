@@ -5,6 +5,7 @@ import threading
 
 import pytest
 
+from projections.ops import HSet, RPush, SetKey, ZAdd
 from projections.sqlite_views import SqliteViewStore
 from tests.storage.helpers import at_once
 
@@ -20,8 +21,8 @@ def test_a_batch_commits_its_ops_and_positions_together(path):
     key = writer.key("battles", "b1", "spectator")
     # when two events are applied inside one batch
     with writer.batch():
-        writer.apply("battles", [("set", key, {"seq": 1})], 1)
-        writer.apply("battles", [("set", key, {"seq": 2})], 2)
+        writer.apply("battles", [SetKey(key, {"seq": 1})], 1)
+        writer.apply("battles", [SetKey(key, {"seq": 2})], 2)
         # then the writer's thread reads its own writes, and the other store sees nothing yet
         assert writer.get(key) == {"seq": 2} and writer.position("battles") == 2
         assert reader.get(key) is None and reader.position("battles") is None
@@ -35,11 +36,11 @@ def test_a_failure_inside_a_batch_applies_none_of_it(path):
     # given a view at position 3
     store = SqliteViewStore(path, prefix="t")
     key = store.key("memory", "b1", "p1", "actions")
-    store.apply("memory", [("rpush", key, "first")], 3)
+    store.apply("memory", [RPush(key, "first")], 3)
     # when a page applies two more events and then fails
     with pytest.raises(RuntimeError), store.batch():
-        store.apply("memory", [("rpush", key, "second")], 4)
-        store.apply("memory", [("rpush", key, "third")], 5)
+        store.apply("memory", [RPush(key, "second")], 4)
+        store.apply("memory", [RPush(key, "third")], 5)
         raise RuntimeError("the projection failed mid-page")
     # then neither event's ops nor positions were kept: a restart re-applies both once
     assert store.lrange(key) == ["first"] and store.position("memory") == 3
@@ -50,10 +51,10 @@ def test_readers_in_other_threads_see_the_last_commit_during_a_batch(path):
     # given a batch in progress on the writer's thread
     store = SqliteViewStore(path, prefix="t")
     key = store.key("leaderboards", "ring", "ranking")
-    store.apply("leaderboards", [("zadd", key, "alice", 25.0)], 1)
+    store.apply("leaderboards", [ZAdd(key, "alice", 25.0)], 1)
     seen = []
     with store.batch():
-        store.apply("leaderboards", [("zadd", key, "bob", 30.0)], 2)
+        store.apply("leaderboards", [ZAdd(key, "bob", 30.0)], 2)
         # when another thread (an HTTP route) reads the ranking
         thread = threading.Thread(target=lambda: seen.append(store.ztop(key, 10)))
         thread.start()
@@ -67,8 +68,8 @@ def test_readers_in_other_threads_see_the_last_commit_during_a_batch(path):
 def test_drop_removes_only_keys_under_the_view(path):
     # given views "a" and "ab", whose key prefixes share "t:v:a"
     store = SqliteViewStore(path, prefix="t")
-    store.apply("a", [("set", store.key("a", "x"), 1), ("hset", store.key("a", "h"), "f", 2)], 1)
-    store.apply("ab", [("set", store.key("ab", "x"), 3)], 2)
+    store.apply("a", [SetKey(store.key("a", "x"), 1), HSet(store.key("a", "h"), "f", 2)], 1)
+    store.apply("ab", [SetKey(store.key("ab", "x"), 3)], 2)
     # when "a" is dropped
     store.drop("a")
     # then "ab" keeps its key and position

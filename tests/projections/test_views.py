@@ -128,9 +128,9 @@ def test_player_history_lists_battles_and_sets_with_results(logged):
 
 def test_catching_up_again_changes_nothing(logged):
     _, views, _, _ = logged
-    before = dict(views.store._data)
+    before = views.store.contents()
     assert views.catch_up() == 0
-    assert views.store._data == before
+    assert views.store.contents() == before
 
 
 def test_ai_memory_never_holds_the_other_seats_hidden_fields(logged):
@@ -166,7 +166,7 @@ def test_event_by_event_processing_gives_the_same_views_as_batched_catch_up(logg
         rec = None if note.topic in BLOB_TOPICS else mapper.to_domain_event(note)
         single.process(str(note.originator_id), rec, note.id)
         single.settle()
-    assert single.store._data == views.store._data
+    assert single.store.contents() == views.store.contents()
     assert single.store.positions() == views.store.positions()
 
 
@@ -176,7 +176,7 @@ def test_views_that_read_few_topics_rebuild_alone_to_the_same_contents(logged):
     assert alone.wanted is not None and "engine.BattleEnded" in alone.wanted
     alone.catch_up()
     kept = ("t:v:leaderboards:", "t:v:history:")
-    assert alone.store._data == {k: v for k, v in views.store._data.items() if k.startswith(kept)}
+    assert alone.store.contents() == {k: v for k, v in views.store.contents().items() if k.startswith(kept)}
     assert alone.store.positions() == {k: v for k, v in views.store.positions().items()
                                        if k in ("leaderboards", "history")}
 
@@ -225,7 +225,7 @@ def test_a_state_s_view_is_rendered_once_per_viewer_and_equals_the_ruleset_s(log
 
 def memories(store: MemoryViewStore, battles: Battles) -> dict[tuple[str, str], dict]:
     """Every seat's whole memory, as the API reads it."""
-    bids = {key.split(":")[3] for key in store._data if key.startswith("t:v:memory:")}
+    bids = {key.split(":")[3] for key in store.contents() if key.startswith("t:v:memory:")}
     return {(bid, seat): read_memory(store, bid, seat) for bid in bids for seat in ("p1", "p2")}
 
 
@@ -237,7 +237,7 @@ def test_a_runner_that_keeps_no_memory_at_hand_recalls_each_from_its_meta(logged
     # When it projects the whole log, recalling every seat from its meta at every event
     forgetful.catch_up()
     # Then it keeps exactly the views of the runner that kept every memory at hand
-    assert forgetful.store._data == views.store._data
+    assert forgetful.store.contents() == views.store.contents()
     assert forgetful.store.positions() == views.store.positions()
 
 
@@ -251,9 +251,9 @@ def test_memories_kept_by_an_earlier_version_go_on_from_their_lists(logged):
         earlier.process(str(note.originator_id), rec, note.id)
         earlier.settle()
     store = earlier.store
-    for key in [k for k in store._data if k.startswith("t:v:memory:") and k.endswith(":meta")]:
-        meta = orjson.loads(store._data[key])
-        store._data[key] = orjson.dumps({name: meta[name] for name in ("seat", "seq", "known", "actions_at_turn")})
+    for key in [k for k in store._values if k.startswith("t:v:memory:") and k.endswith(":meta")]:
+        meta = orjson.loads(store._values[key])
+        store._values[key] = orjson.dumps({name: meta[name] for name in ("seat", "seq", "known", "actions_at_turn")})
     # When a runner of this version follows the rest of the log
     Views(battles, store).catch_up()
     # Then every seat remembers exactly what it would have
