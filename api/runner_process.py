@@ -24,12 +24,9 @@ import os
 import subprocess
 import sys
 import threading
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from domain.store import database_url
-
-if TYPE_CHECKING:
-    from .services import Settings
 
 log = logging.getLogger(__name__)
 RESTART_SECONDS = 1.0
@@ -37,8 +34,23 @@ NICENESS = 19           # the child's nice value: the lowest priority
 STOP_SECONDS = 5.0
 
 
+class ChildSettings(Protocol):
+    """What the child is started with: the server's store, views and Redis (`api.services.Settings`
+    is one; it is the server's bootstrap that knows this module, not the other way round)."""
+    @property
+    def database_url(self) -> str | None: ...
+    @property
+    def redis_url(self) -> str | None: ...
+    @property
+    def redis_prefix(self) -> str: ...
+    @property
+    def state_cache(self) -> int: ...
+    @property
+    def views_path(self) -> str | None: ...
+
+
 class RunnerProcess:
-    def __init__(self, settings: "Settings"):
+    def __init__(self, settings: ChildSettings):
         self.settings = settings
         self.process: subprocess.Popen[bytes] | None = None
         self._closing = threading.Event()

@@ -35,16 +35,15 @@ import threading
 import uuid
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 
 from domain.engine.battle import BattleState
 from domain.engine.events import Recorded, Viewer, wire_event
-from domain.reading import held_back
+from domain.access import held_back
 
-if TYPE_CHECKING:
-    from .live_relay import RedisRelay
+from .live_relay import REFRESH_SECONDS, RedisRelay
 
 log = logging.getLogger(__name__)
 SPECTATOR_KEY = "spectator"
@@ -308,6 +307,12 @@ class LiveHub:
         if self.relay is not None:
             self.relay.publish(batch)
 
+    def received(self, raw: bytes) -> None:
+        """A batch from Redis, as `Batch.encode` wrote it: delivered here unless this hub sent it."""
+        origin, batch = Batch.decode(raw)
+        if origin != self.origin:
+            self.deliver(batch)
+
     def deliver(self, batch: Batch) -> None:
         """Hand `batch` to the battle's subscribers: one wake-up per event loop."""
         with self._lock:
@@ -361,9 +366,8 @@ class LiveHub:
     def start(self) -> None:
         if self.redis_url is None or self.relay is not None:
             return
-        from .live_relay import RedisRelay
-
-        self.relay = RedisRelay(self, **({} if self.watch_refresh is None else {"refresh": self.watch_refresh}))
+        refresh = REFRESH_SECONDS if self.watch_refresh is None else self.watch_refresh
+        self.relay = RedisRelay(self, self.redis_url, refresh)
 
     def close(self) -> None:
         if self.relay is not None:

@@ -19,25 +19,41 @@ import logging
 import queue
 import threading
 import time
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
-
-from .live import Batch, LiveHub
 
 log = logging.getLogger(__name__)
 REFRESH_SECONDS = 2.0
 ALL = None                  # an announcement of every battle watched here
 
 
+class Outgoing(Protocol):
+    """A batch as the relay sends it (`projections.live.Batch`)."""
+    battle_id: str
+
+    def encode(self, origin: str) -> bytes: ...
+
+
+class Hub(Protocol):
+    """What the relay needs of its hub (`projections.live.LiveHub`, which starts the relay and
+    so sits above it): its key prefix and own name, the battles followed there, and where a
+    batch another hub published goes (the hub decodes it: the relay never looks inside)."""
+    prefix: str
+    origin: str
+
+    def watched(self) -> list[str]: ...
+    def received(self, raw: bytes) -> None: ...
+
+
 class RedisRelay:
     """The Redis side of `hub`: its publisher and listener threads and what the others follow."""
 
-    def __init__(self, hub: LiveHub, refresh: float = REFRESH_SECONDS):
+    def __init__(self, hub: Hub, url: str, refresh: float = REFRESH_SECONDS):
         import redis
 
         self.hub = hub
-        self.url, self.prefix, self.origin = hub.redis_url, hub.prefix, hub.origin
+        self.url, self.prefix, self.origin = url, hub.prefix, hub.origin
         self.refresh = refresh
         self.elsewhere: dict[str, float] = {}   # battle id -> until when another hub follows it
         self.sent = 0                           # batches published
@@ -56,7 +72,7 @@ class RedisRelay:
     def watch_channel(self) -> str:
         return f"{self.prefix}:live-watch"      # not matched by the battles' pattern
 
-    def publish(self, batch: Batch) -> None:
+    def publish(self, batch: Outgoing) -> None:
         """From the committing thread: the batch goes out, in commit order, if it is followed."""
         self._outgoing.put(batch)
 
@@ -86,7 +102,7 @@ class RedisRelay:
 
     def _send(self, item: Any) -> None:
         try:
-            if isinstance(item, Batch):
+            if not isinstance(item, tuple):     # a batch; the rest are announcements
                 if self.followed(item.battle_id):
                     self._redis.publish(self.channel(item.battle_id), item.encode(self.origin))
                     self.sent += 1
@@ -125,9 +141,7 @@ class RedisRelay:
                         if confirmed == 2:      # only now: the others' answers reach us
                             self._outgoing.put(("hello", ALL))
                     elif message["type"] == "pmessage":
-                        origin, batch = Batch.decode(message["data"])
-                        if origin != self.origin:
-                            self.hub.deliver(batch)
+                        self.hub.received(message["data"])
                     elif message["type"] == "message":
                         self._heard(orjson.loads(message["data"]))
                 pubsub.close()

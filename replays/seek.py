@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from domain.reading import view_json
 from domain.engine.battle import BattleCreated, BattleState, fold
 from domain.engine.errors import ReplayError, RingsideError, SeqOutOfRange
 from domain.engine.events import Recorded, Viewer, decode_record
 from domain.engine.ruleset import Ruleset, all_rulesets
+from domain.reading import view_json
 
 from .format import Replay
 from .timeline import Timeline
@@ -30,13 +30,13 @@ def pinned_ruleset(replay: Replay) -> Ruleset[Any]:
     pinned = replay.header.get("ruleset")
     if not isinstance(pinned, Mapping):
         raise ReplayError("the header's ruleset must be a JSON object")
-    wanted = (pinned.get("id"), pinned.get("version"), pinned.get("content_hash"))
-    installed = all_rulesets().get(pinned.get("id")) if isinstance(pinned.get("id"), str) else None
-    found = installed.release(*wanted[1:]) if installed is not None and all(
-        isinstance(part, str) for part in wanted[1:]) else None
+    ruleset_id, version, content_hash = pinned.get("id"), pinned.get("version"), pinned.get("content_hash")
+    installed = all_rulesets().get(ruleset_id) if isinstance(ruleset_id, str) else None
+    found = installed.release(version, content_hash) if installed is not None and isinstance(version, str) \
+        and isinstance(content_hash, str) else None
     if installed is None or found is None:
         have = f"{installed.version} ({installed.content_hash})" if installed is not None else "no such ruleset"
-        raise RulesetNotInstalled(f"the replay pins ruleset {wanted[0]} {wanted[1]} ({wanted[2]}); "
+        raise RulesetNotInstalled(f"the replay pins ruleset {ruleset_id} {version} ({content_hash}); "
                                   f"this server has {have}", ruleset=dict(pinned))
     return found
 

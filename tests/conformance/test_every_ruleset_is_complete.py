@@ -1,0 +1,74 @@
+"""Every registered ruleset brings its whole kit (docs/adding-a-ruleset.md): a conformance
+class that pytest runs, its golden battles, its README, and replay fixtures recorded under
+its installed version. A ruleset registered without one of them fails here, by name."""
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from domain.engine.ruleset import Ruleset, all_rulesets
+
+from .contract import RulesetContract
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFORMANCE = Path(__file__).parent
+GOLDEN = ROOT / "tests" / "golden"
+FIXTURES = ROOT / "tests" / "replays" / "fixtures"
+RULESETS = ROOT / "domain" / "rulesets"
+
+
+def contract_classes() -> dict[str, list[str]]:
+    """Ruleset id -> the conformance classes pytest collects for it: subclasses of
+    `RulesetContract` named `Test...` in a `test_*.py` module of this folder."""
+    for path in sorted(CONFORMANCE.glob("test_*.py")):
+        importlib.import_module(f"{__package__}.{path.stem}")
+    found: dict[str, list[str]] = {}
+    pending: list[type[Any]] = [RulesetContract]
+    while pending:
+        cls = pending.pop()
+        pending.extend(cls.__subclasses__())
+        module = cls.__module__.rpartition(".")[2]
+        ruleset_id = cls.__dict__.get("ruleset_id")
+        if cls.__name__.startswith("Test") and module.startswith("test_") and isinstance(ruleset_id, str):
+            found.setdefault(ruleset_id, []).append(f"{module}.{cls.__name__}")
+    return found
+
+
+def missing_parts(ruleset: Ruleset[Any], contracts: dict[str, list[str]]) -> list[str]:
+    missing = []
+    if ruleset.id not in contracts:
+        missing.append("a conformance class (`class Test...(RulesetContract)` with "
+                       f"`ruleset_id = {ruleset.id!r}` in tests/conformance/test_*.py)")
+    golden = GOLDEN / f"{ruleset.id}_playthroughs.py"
+    if not golden.is_file():
+        missing.append(f"its golden battles ({golden.relative_to(ROOT)} with BATTLES)")
+    elif not importlib.import_module(f"tests.golden.{golden.stem}").BATTLES:
+        missing.append(f"a golden battle ({golden.relative_to(ROOT)} has an empty BATTLES)")
+    readme = RULESETS / ruleset.id / "README.md"
+    if not readme.is_file() or not readme.read_text().strip():
+        missing.append(f"its README ({readme.relative_to(ROOT)})")
+    fixtures = FIXTURES / f"{ruleset.id}_{ruleset.version}"
+    if not any(fixtures.glob("*.jsonl")):
+        missing.append(f"replays recorded under its installed version {ruleset.version} "
+                       f"({fixtures.relative_to(ROOT)}/*.jsonl; tests/replays/record.py makes them)")
+    return missing
+
+
+@pytest.mark.parametrize("ruleset_id", list(all_rulesets()))
+def test_the_ruleset_brings_its_whole_kit(ruleset_id: str) -> None:
+    missing = missing_parts(all_rulesets()[ruleset_id], contract_classes())
+    assert not missing, f"ruleset {ruleset_id} lacks: " + "; ".join(missing)
+
+
+def test_a_ruleset_without_its_kit_is_named_with_every_missing_part() -> None:
+    """The check itself: a ruleset nobody wrote the kit for is found wanting on every count."""
+    class Stranger:
+        id, version = "no_such_game", "0.0.1"
+
+    missing = missing_parts(Stranger(), contract_classes())    # type: ignore[arg-type]
+    assert [part.split(" (")[0] for part in missing] == [
+        "a conformance class", "its golden battles", "its README",
+        "replays recorded under its installed version 0.0.1"]
