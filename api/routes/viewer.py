@@ -1,7 +1,8 @@
 """The replay viewer: its static page and the few reads it needs beyond the battle routes.
 
 - `GET /viewer/` (the battle list) and `GET /viewer/battles/{id}` serve the one page;
-  `GET /viewer/assets/{name}` its scripts and style. No build step, nothing external.
+  `GET /viewer/assets/{name}` its scripts and style, `GET /viewer/assets/games/{name}` each
+  game's own (loaded by the ruleset's id). No build step, nothing external.
 - `GET /`, the address a fresh server is opened at, sends people to the battle list, which
   links the API docs.
 - `GET /viewer/api/battles/{id}/timeline` tells the page who it may view as and where the
@@ -19,10 +20,10 @@ from fastapi import APIRouter, Query, Request
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import RedirectResponse, Response
 
+from domain.access import perspectives
 from domain.engine.battle import BattleState
 from domain.engine.errors import quote
 from domain.engine.events import Viewer
-from domain.reading import perspectives
 from replays import seek
 
 from ..auth import bearer
@@ -34,10 +35,12 @@ from .replays import received
 
 router = APIRouter(tags=["viewer"])
 ASSETS = FilePath(seek.__file__).resolve().parent / "viewer"
-ASSET_NAME = re.compile(r"^[a-z0-9_-]+\.(js|css)$")
-# The assets are the files there when the app starts: a requested name is looked up here and
-# never reaches the file system, which fails on some names (one of 300 characters) by itself.
-SERVED = frozenset(path.name for path in ASSETS.iterdir() if ASSET_NAME.match(path.name))
+ASSET_NAME = re.compile(r"^(games/)?[a-z0-9_-]+\.(js|css)$")
+# The assets are the files there (and in games/) when the app starts: a requested name is
+# looked up here and never reaches the file system, which fails on some names (one of 300
+# characters) by itself.
+SERVED = frozenset(name for name in (path.relative_to(ASSETS).as_posix() for path in ASSETS.glob("**/*"))
+                   if ASSET_NAME.match(name))
 MEDIA_TYPES = {"js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8"}
 # The page loads only its own files and talks only to this server (HTTP and WebSocket).
 PAGE_HEADERS = {
@@ -72,7 +75,7 @@ def viewer_battle(battle_id: BattleId) -> Response:
     return page()
 
 
-@router.get("/viewer/assets/{name}", include_in_schema=False)
+@router.get("/viewer/assets/{name:path}", include_in_schema=False)
 def viewer_asset(name: str) -> Response:
     if name not in SERVED:
         raise ApiError("not_found", f"no viewer asset {quote(name)}", name=name)

@@ -1,7 +1,7 @@
 // The building blocks of the state panel: facts, entity cards with bars, status chips with
 // severity, piles of cards (face-down when hidden) and grids.
 
-import { bar, card, chip, el, faceDown, humanize, titleCase } from "./widgets.js";
+import { bar, card, chip, el, faceDown, humanize, playerName, titleCase } from "./widgets.js";
 
 const BAR_ORDER = ["hp", "lp", "mp", "ap", "sp", "pp"];
 const NAME_KEYS = new Set(["name", "id", "key", "seat", "unit"]);
@@ -39,6 +39,29 @@ export function inline(o) {
 
 export function fact(label, value) {
   return el("span", { class: "fact" }, el("span", { class: "k", text: label }), el("span", { class: "v", text: value }));
+}
+
+// The top line of every panel: how the battle ended, if it has, above the panel's facts.
+// `winnerName` says who won as the game names it (a seat and its player, a side...).
+export function headline(result, winnerName, facts) {
+  const ended = outcomeText(result, winnerName);
+  return el("div", { class: "headline" },
+    ended ? el("div", { class: "outcome", text: ended }) : null,
+    el("div", { class: "facts" }, facts));
+}
+
+// "Winner: p1 · alice (knockout)", "Draw (turn limit)", or "" while the battle runs.
+export function outcomeText(result, winnerName) {
+  if (!result) return "";
+  const why = humanize(result.reason ?? "");
+  if (result.winner === null || result.winner === undefined) return `Draw (${why})`;
+  return `Winner: ${winnerName(result.winner)} (${why})`;
+}
+
+// A seat as "p1 · alice" (its player, when the view names one), else the seat alone.
+export function seatAndPlayer(seat, players) {
+  const player = playerName(players?.[seat]);
+  return player ? `${seat} · ${player}` : seat;
 }
 
 export function labelled(label, ...body) {

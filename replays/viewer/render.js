@@ -8,16 +8,19 @@
 // - a 2-D list, or a `grid`/`board` key, is a grid;
 // - an object keyed by the battle's seats is shown as sides, one column each.
 //
-// A ruleset whose screen the generic walk cannot tell (rat: a priority queue, HP an enemy
-// hides until ANALYZE; skirmish: characters on tiles, names from its content; battleboard:
-// combatants on a board of terrain split into two sections, defense tokens, dice) has its own
-// panel in RULESET_VIEWS, used while its view has that shape.
+// A game's hints (games/<id>.js) only order, group and label what is already there:
+// - groups: for an object of entities, the sibling keys that pick them out, in order. Each
+//   entity is shown once, in the first group that names it; `size` is "big" or "compact".
+// - order: keys rendered first, in this order (the rest follow).
+// - labels: display names of keys.
+// - outOf: a counter shown as "value / other key's value" (the other key is then not shown).
+// - secretIf: a key whose null means "hidden" while the named sibling flag is true.
+// A game whose screen the generic walk cannot tell draws its own panel (games.js), used while
+// its view has the shape that panel draws.
 
-import { isBattleboardState, renderBattleboard } from "./battleboard.js";
-import { entityCard, entityName, fact, grid, isEntity, isEntityMap, isObject, isScalar, labelled, pile, statusChip,
-  valueText } from "./blocks.js";
-import { isRatState, renderRat } from "./rat.js";
-import { isSkirmishState, renderSkirmish } from "./skirmish.js";
+import { entityCard, entityName, fact, grid, headline, isEntity, isEntityMap, isObject, isScalar, labelled, pile,
+  seatAndPlayer, statusChip, valueText } from "./blocks.js";
+import { panelFor } from "./games.js";
 import { chip, el, humanize, playerName, titleCase } from "./widgets.js";
 
 const STATUS_LISTS = new Set(["dynamics", "effects", "statuses", "status_effects", "conditions", "buffs", "debuffs"]);
@@ -26,19 +29,14 @@ const GRID_KEYS = new Set(["grid", "board", "tiles", "map"]);
 // keys that are hidden only while a sibling flag is set, such as a locked pick).
 const PILES = new Set(["hand", "hands", "deck", "library", "pile", "piles", "discard", "graveyard", "energy",
   "items", "inventory", "cards", "drills"]);
-const RULESET_VIEWS = {
-  rat: { fits: isRatState, render: renderRat },
-  skirmish: { fits: isSkirmishState, render: renderSkirmish },
-  battleboard: { fits: isBattleboardState, render: renderBattleboard },
-};
 const is2D = (v) => Array.isArray(v) && v.length > 0 && v.every(Array.isArray);
 
 export function renderView(view, hints) {
   if (view.state === null || view.state === undefined) {
     return el("p", { class: "empty-state", text: "The battle is being set up: the game starts a few events later." });
   }
-  const own = RULESET_VIEWS[view.ruleset];
-  if (own?.fits(view.state)) return own.render(view, hints);
+  const own = panelFor(view);
+  if (own) return own(view, hints);
   const seats = Object.keys(view.players);
   const ctx = { hints, seats, players: view.players, names: new Map(), onEntity: new Map(), onSeat: new Map(),
     active: view.state.active, awaiting: new Set(view.state.awaiting ?? []), winner: view.outcome?.winner };
@@ -46,7 +44,7 @@ export function renderView(view, hints) {
   const global = attachStatuses(view.state, ctx);
   const rest = Object.keys(view.state).filter((k) => !isFlat(view.state[k]) && !STATUS_LISTS.has(k));
   return el("div", { class: "view" },
-    headline(view, ctx),
+    topLine(view, ctx),
     global.map(([key, items]) => el("div", { class: "statuses global" },
       el("span", { class: "statuses-label", text: labelOf(key, ctx) }), items.map((s) => statusChip(s, ctx.names)))),
     orderKeys(rest, hints.order).map((key) => topField(key, view.state[key], ctx)));
@@ -94,7 +92,7 @@ function push(map, key, item) {
 }
 
 // The top line: the state's scalars ("phase battle", "turn 12 / 80") and the outcome.
-function headline(view, ctx) {
+function topLine(view, ctx) {
   const state = view.state;
   const outOf = ctx.hints.outOf ?? {};
   const hidden = new Set(Object.values(outOf));
@@ -105,15 +103,7 @@ function headline(view, ctx) {
     const shown = outOf[key] && state[outOf[key]] !== undefined ? `${value} / ${state[outOf[key]]}` : valueText(value);
     facts.push(fact(labelOf(key, ctx), shown));
   }
-  const outcome = view.outcome;
-  return el("div", { class: "headline" },
-    outcome ? el("div", { class: "outcome", text: outcomeText(outcome, view.players) }) : null,
-    el("div", { class: "facts" }, facts));
-}
-
-function outcomeText(outcome, players) {
-  if (outcome.winner === null) return `Draw (${humanize(outcome.reason)})`;
-  return `Winner: ${outcome.winner} · ${playerName(players[outcome.winner])} (${humanize(outcome.reason)})`;
+  return headline(view.outcome, (winner) => seatAndPlayer(winner, view.players), facts);
 }
 
 function topField(key, value, ctx) {

@@ -3,7 +3,7 @@
 // file dropped anywhere on the page is played from the file.
 
 import { Controls, bindKeys } from "./controls.js";
-import { hintsFor } from "./hints.js";
+import { hintsFor, loadGame } from "./games.js";
 import { LiveFeed } from "./live.js";
 import { showList } from "./list.js";
 import { EventLog } from "./log.js";
@@ -95,6 +95,7 @@ class App {
     this.views.clear();
     clear($("#state"));
     const [timeline, events] = await Promise.all([this.source.timeline(perspective), this.source.events(perspective)]);
+    await loadGame(timeline.ruleset);        // its panel, if it has one, before anything is drawn
     if (generation !== this.generation) return;
     this.timeline = timeline;
     this.renderTitle();

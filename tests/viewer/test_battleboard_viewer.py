@@ -413,7 +413,8 @@ NULLS = {**MADE_UP, "state": {"map": None, "tiles": [[None] * 5 for _ in range(6
                                               "untapped": None, "tapped": None}]}}
 RENDER = """async (view) => {
   const { renderView } = await import("/viewer/assets/render.js");
-  const { hintsFor } = await import("/viewer/assets/hints.js");
+  const { hintsFor, loadGame } = await import("/viewer/assets/games.js");
+  await loadGame("battleboard");
   document.querySelector("#list-page").hidden = false;
   document.querySelector("#list-page").replaceChildren(renderView(view, hintsFor("battleboard")));
 }"""

@@ -285,7 +285,8 @@ VIEW = {"battle_id": "b", "ruleset": "rat", "seq": 40, "players": {"p1": "ann"},
                   "plans": {"e2": {"action": "shock_bolt", "target": "rat", "move": None}}}}
 RENDER = """async (view) => {
   const { renderView } = await import("/viewer/assets/render.js");
-  const { hintsFor } = await import("/viewer/assets/hints.js");
+  const { hintsFor, loadGame } = await import("/viewer/assets/games.js");
+  await loadGame("rat");
   document.querySelector("#list-page").hidden = false;
   document.querySelector("#list-page").replaceChildren(renderView(view, hintsFor("rat")));
 }"""

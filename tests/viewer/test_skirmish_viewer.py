@@ -271,7 +271,8 @@ PLACING = {**RAID, "state": {**RAID["state"], "phase": "place", "turn": 0, "roun
                              "seats": {"p1": {**SEAT, "placements": {"sable": [2, 0]}}, "p2": SEAT}}}
 RENDER = """async (view) => {
   const { renderView } = await import("/viewer/assets/render.js");
-  const { hintsFor } = await import("/viewer/assets/hints.js");
+  const { hintsFor, loadGame } = await import("/viewer/assets/games.js");
+  await loadGame("skirmish");
   document.querySelector("#list-page").hidden = false;
   document.querySelector("#list-page").replaceChildren(renderView(view, hintsFor("skirmish")));
 }"""

@@ -8,26 +8,35 @@
 // read shows a level bar from `hp_pct` (a percent, never HP numbers), and any other enemy
 // shows no bar at all: an empty or a full one would claim something nobody has seen.
 
-import { fact } from "./blocks.js";
-import { bar, chip, el, humanize, playerName, titleCase } from "./widgets.js";
+import { fact, headline } from "../blocks.js";
+import { bar, chip, el, humanize, playerName, titleCase } from "../widgets.js";
 
 const SIDES = ["enemies", "party"];          // drawn top to bottom, as on the battle screen
 const INF_LEVEL = 4;                         // a stat level of +4 is +infinity, -4 is -infinity
 const STATS = ["atk", "def", "spd"];
 
+export const stylesheet = "rat.css";
+// The sides and the ailments named as the battle screen names them; the seat that plays each
+// side, to name a winning side's player.
+export const hints = {
+  labels: { party: "Party", enemies: "Enemies", accelerated_status: "accelerated",
+    decelerated_status: "decelerated" },
+  sideSeats: { party: "p1", enemies: "p2" },
+};
+
 // A view this module can draw: the rat ruleset's, with its party and enemies listed.
-export function isRatState(state) {
+export function fits(state) {
   return state !== null && typeof state === "object" && Array.isArray(state.party) && Array.isArray(state.enemies);
 }
 
-export function renderRat(view, hints = {}) {
+export function render(view, hints = {}) {
   const state = view.state;
   const entities = new Map();
   for (const side of SIDES) for (const e of state[side]) entities.set(e.id, { e, side });
   const ctx = { hints, entities, acted: new Set(state.acted ?? []), plans: state.plans ?? {},
     choosing: state.to_choose ?? null };
   return el("div", { class: "view rat-view", data: { ruleset: "rat" } },
-    headline(view, ctx),
+    topLine(view, ctx),
     el("div", { class: "rat-field" },
       queueStrip(state, ctx),
       el("div", { class: "rat-sides" }, SIDES.map((side) => sideSection(side, state[side], ctx)))));
@@ -39,26 +48,20 @@ function label(key, ctx) {
 
 // --- The top line: turn, formation, whose choice it is, and how the battle ended ---------
 
-function headline(view, ctx) {
+function topLine(view, ctx) {
   const state = view.state;
   const facts = [fact("turn", String(state.turn)), fact("formation", titleCase(state.formation ?? "?"))];
   if (state.side) facts.push(fact("viewing as", label(state.side, ctx)));
   if (ctx.choosing) facts.push(fact("to choose", nameOf(ctx.choosing, ctx)));
-  const ended = outcomeText(view, ctx);
-  return el("div", { class: "headline" },
-    ended ? el("div", { class: "outcome", text: ended }) : null,
-    el("div", { class: "facts" }, facts));
+  return headline(view.outcome ?? state.result, (winner) => winnerName(winner, view, ctx), facts);
 }
 
-function outcomeText(view, ctx) {
-  const result = view.outcome ?? view.state.result;
-  if (!result) return "";
-  const why = humanize(result.reason ?? "");
-  if (result.winner === null || result.winner === undefined) return `Draw (${why})`;
-  const seat = view.players?.[result.winner] !== undefined ? result.winner : ctx.hints.sideSeats?.[result.winner];
+// A winning side, with the player of its seat (hints.sideSeats); the enemies are the rules' AI.
+function winnerName(winner, view, ctx) {
+  const seat = view.players?.[winner] !== undefined ? winner : ctx.hints.sideSeats?.[winner];
   const who = seat && view.players?.[seat] !== undefined ? ` · ${playerName(view.players[seat])}`
-    : result.winner === "enemies" ? " · the rules' AI" : "";
-  return `Winner: ${label(result.winner, ctx)}${who} (${why})`;
+    : winner === "enemies" ? " · the rules' AI" : "";
+  return `${label(winner, ctx)}${who}`;
 }
 
 function nameOf(id, ctx) {

@@ -8,22 +8,27 @@
 // if it cannot be read, ids stand in for names. A hand is face-up only where the view has it
 // (the seat's own, or an omniscient view); otherwise only its count is shown.
 
-import { withContent } from "./api.js";
-import { fact, isObject } from "./blocks.js";
-import { chip, el, faceDown, humanize, playerName, titleCase } from "./widgets.js";
+import { withContent } from "../api.js";
+import { fact, headline, isObject, seatAndPlayer } from "../blocks.js";
+import { chip, el, faceDown, humanize, playerName, titleCase } from "../widgets.js";
 
 const ROCK = "#";
 const ZONES = { a: 0, b: 1 };                // a board's deployment marks: p1's zone, p2's
 const AP_PIPS = 10;
 const TURN_MARKS = [["moved", "➜"], ["attacked", "⚔"], ["countered", "↺"]];
 
+export const stylesheet = "skirmish.css";
+export const hints = {
+  labels: { select: "selection", place: "placement", mulligan: "starting hand", combat: "combat" },
+};
+
 // A view this module can draw: the skirmish ruleset's, with its tiles, units and seats.
-export function isSkirmishState(state) {
+export function fits(state) {
   return state !== null && typeof state === "object" && Array.isArray(state.tiles)
     && isObject(state.units) && isObject(state.seats);
 }
 
-export const renderSkirmish = withContent("skirmish", draw);
+export const render = withContent("skirmish", draw);
 
 function draw(view, hints, content) {
   const state = view.state;
@@ -31,7 +36,7 @@ function draw(view, hints, content) {
   const ctx = { view, state, hints, seats, content, active: state.active,
     awaiting: new Set(state.awaiting ?? []), winner: view.outcome?.winner };
   return el("div", { class: "view skirmish-view", data: { ruleset: "skirmish", names: Object.keys(content).length ? "content" : "ids" } },
-    headline(ctx),
+    topLine(ctx),
     el("div", { class: "sk-field" },
       board(ctx),
       el("div", { class: "sk-seats" }, seats.map((seat, i) => seatPanel(seat, i, ctx)))));
@@ -51,31 +56,15 @@ function seatIndex(seat, ctx) {
   return Math.max(0, ctx.seats.indexOf(seat));
 }
 
-function who(seat, ctx) {
-  const player = playerName(ctx.view.players?.[seat]);
-  return player ? `${seat} · ${player}` : seat;
-}
-
 // --- The top line: mode, board, phase, turn and round, whose turn, and the outcome --------
 
-function headline(ctx) {
+function topLine(ctx) {
   const s = ctx.state;
   const facts = [fact("mode", titleCase(s.mode ?? "?")), fact("board", s.board?.name ?? named(ctx, "boards", s.board?.id)),
     fact("phase", label(s.phase, ctx)), fact("turn", String(s.turn)), fact("round", String(s.round))];
-  if (s.active) facts.push(fact("to act", who(s.active, ctx)));
+  if (s.active) facts.push(fact("to act", seatAndPlayer(s.active, ctx.view.players)));
   if (ctx.awaiting.size && s.phase !== "combat") facts.push(fact("awaiting", [...ctx.awaiting].join(", ")));
-  const ended = outcomeText(ctx);
-  return el("div", { class: "headline" },
-    ended ? el("div", { class: "outcome", text: ended }) : null,
-    el("div", { class: "facts" }, facts));
-}
-
-function outcomeText(ctx) {
-  const result = ctx.view.outcome;
-  if (!result) return "";
-  const why = humanize(result.reason ?? "");
-  if (result.winner === null || result.winner === undefined) return `Draw (${why})`;
-  return `Winner: ${who(result.winner, ctx)} (${why})`;
+  return headline(ctx.view.outcome, (winner) => seatAndPlayer(winner, ctx.view.players), facts);
 }
 
 // --- The board: row 0 (p1's edge) on top ---------------------------------------------------

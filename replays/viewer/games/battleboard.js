@@ -14,9 +14,9 @@
 // Names of effect tokens, actions and the map come from the ruleset's content (GET
 // /rulesets); until it arrives, or if it cannot be read, ids stand in for names.
 
-import { withContent } from "./api.js";
-import { fact, isObject } from "./blocks.js";
-import { chip, el, humanize, playerName, titleCase } from "./widgets.js";
+import { withContent } from "../api.js";
+import { fact, headline, isObject, seatAndPlayer } from "../blocks.js";
+import { chip, el, humanize, titleCase } from "../widgets.js";
 
 let svgNamespace = null;                     // read from the HTML parser, so no address is written here
 const CELL_W = 120;                          // px; the overlay's viewBox is in the same units
@@ -27,13 +27,20 @@ const TERRAIN_LABELS = { difficult: "difficult", challenging: "challenging", bar
 const RANK_MARKS = { boss: "♛", elite: "★", mob: "·" };
 const PIPS_MANY = 9;                         // more defense tokens than this: smaller pips
 
+export const stylesheet = "battleboard.css";
+// The phases and the two sides.
+export const hints = {
+  labels: { order: "initiative", arrange: "arrangement", turn: "combat", over: "over",
+    heroes: "Heroes", foes: "Foes" },
+};
+
 // A view this module can draw: the battleboard ruleset's, with its tiles and combatants.
-export function isBattleboardState(state) {
+export function fits(state) {
   return state !== null && typeof state === "object" && Array.isArray(state.tiles)
     && Array.isArray(state.combatants);
 }
 
-export const renderBattleboard = withContent("battleboard", draw);
+export const render = withContent("battleboard", draw);
 
 function draw(view, hints, content) {
   const state = view.state;
@@ -46,7 +53,7 @@ function draw(view, hints, content) {
   ctx.dupes = duplicateNames(units);
   return el("div", { class: "view battleboard-view",
     data: { ruleset: "battleboard", names: Object.keys(content).length ? "content" : "ids" } },
-    headline(ctx),
+    topLine(ctx),
     el("div", { class: "bb-field" },
       boardArea(ctx),
       el("div", { class: "bb-side" }, turnCard(ctx), waitingCard(ctx), attackCard(ctx), offBoard(ctx))));
@@ -111,27 +118,17 @@ function stancesByUnit(list) {
 
 // --- The top line: map, phase, round and turn, whose turn, and the outcome -----------------
 
-function headline(ctx) {
+function topLine(ctx) {
   const s = ctx.state;
   const facts = [fact("map", named(ctx, "maps", s.map)), fact("phase", label(s.phase ?? "?", ctx))];
   if (Number.isInteger(s.round)) facts.push(fact("round", String(s.round)));
   if (Number.isInteger(s.turn)) facts.push(fact("turn", String(s.turn)));
   if (s.active) facts.push(fact("to act", sideName(s.active, ctx)));
   if (s.arranging) facts.push(fact("arranging", sideName(s.arranging, ctx)));
-  const ended = outcomeText(ctx);
-  return el("div", { class: "headline" },
-    ended ? el("div", { class: "outcome", text: ended }) : null,
-    el("div", { class: "facts" }, facts));
-}
-
-function outcomeText(ctx) {
-  const result = ctx.view.outcome ?? ctx.state.result;
-  if (!result) return "";
-  const why = humanize(result.reason ?? "");
-  if (result.winner === null || result.winner === undefined) return `Draw (${why})`;
-  const who = SIDES.includes(result.winner) ? sideName(result.winner, ctx)
-    : `${result.winner} · ${playerName(ctx.view.players?.[result.winner])}`;
-  return `Winner: ${who} (${why})`;
+  // Sides win battles; a seat that won is named with its player.
+  const winnerName = (winner) => (SIDES.includes(winner) ? sideName(winner, ctx)
+    : seatAndPlayer(winner, ctx.view.players));
+  return headline(ctx.view.outcome ?? s.result, winnerName, facts);
 }
 
 // --- The board: row 0 (the heroes' edge) on top, as the maps are written -------------------
