@@ -19,11 +19,15 @@ run: $(STAMP)
 test: $(STAMP)
 	scripts/browser
 	scripts/services
+	scripts/wrk
 	$(BIN)/mypy
 	RINGSIDE_REQUIRE_SERVICES=$${RINGSIDE_REQUIRE_SERVICES:-1} $(BIN)/python -m pytest -q
 
 bench: $(STAMP)
+	scripts/services
+	scripts/wrk
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/seek.py
 	$(BIN)/python bench/leaderboard.py
 	$(BIN)/python bench/spectators.py
 	$(BIN)/python bench/commands.py

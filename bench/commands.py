@@ -1,13 +1,15 @@
 """Durable commands, reads and battle creation through HTTP, measured by wrk from a separate process.
 
     python bench/commands.py [--json] [--store sqlite|postgres] [--seconds 5] [--connections 16] [--repeat 1]
+                             [--battles N]
 
 For each store, in one run: the baseline (bench/minimal.py, a minimal FastAPI + orjson POST
 endpoint on the same server stack and worker count), then `ringside serve` on a fresh store
 (SQLite: one worker, and the projection process it starts; PostgreSQL: the README's
 production setup, two workers with `RINGSIDE_PROJECTIONS=external` and one
 `ringside projections run` beside them, a fresh schema, Redis for views and fan-out):
-  - creates: wrk POSTs /battles (deckduel); the answers' seat tokens feed the next steps;
+  - creates: wrk POSTs /battles (deckduel); the answers' seat tokens feed the next steps
+    (topped up, unmeasured, to --battles fresh battles: by default 1,500 a second of --seconds);
   - commands: wrk POSTs one real command per request: each deckduel battle opens with both
     seats awaited for the mulligan, so `keep the hand` is a durable command for each seat
     exactly once;
@@ -108,8 +110,11 @@ def wrk(url: str, script: str, args: list[str], seconds: int, connections: int) 
         value, unit = found.groups()
         return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
+    rps = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    if rps is None:
+        raise RuntimeError(f"no Requests/sec in wrk's output:\n{out}")
     non2xx = re.search(r"STATUS non2xx=(\d+)", out)
-    return {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)), "p50_ms": latency("50%"),
+    return {"rps": float(rps.group(1)), "p50_ms": latency("50%"),
             "p99_ms": latency("99%"), "non_2xx": int(non2xx.group(1)) if non2xx else 0}
 
 
@@ -124,11 +129,18 @@ def wrk_cpu(sessions: list[int], url: str, script: str, args: list[str], seconds
 
 @contextmanager
 def serving(cmd: list[str], cwd: Path, env: dict[str, str], url: str, probe: str) -> Iterator[int]:
-    log = open(cwd / f"server-{uuid.uuid4().hex[:8]}.log", "wb")     # read it when a step fails
+    log_path = cwd / f"server-{uuid.uuid4().hex[:8]}.log"     # read it when a step fails
+    log = open(log_path, "wb")
     server = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
+
+    def answering() -> bool:
+        if server.poll() is not None:       # say why at once, rather than after the timeout
+            tail = "\n".join(log_path.read_text(errors="replace").strip().splitlines()[-10:])
+            raise RuntimeError(f"{' '.join(cmd[:2])} exited ({server.returncode}); the end of {log_path}:\n{tail}")
+        return httpx.get(url + probe, timeout=1).status_code == 200
+
     try:
-        wait_until(lambda: server.poll() is None and httpx.get(url + probe, timeout=1).status_code == 200,
-                   timeout=60, what="the server")
+        wait_until(answering, timeout=60, what="the server")
         yield server.pid            # its session's id: every process it starts is in it
     finally:
         stop(server)
@@ -144,7 +156,7 @@ def baseline(workdir: Path, workers: int, seconds: int, connections: int) -> dic
 
 
 def created_pairs(prefix: Path) -> list[tuple[str, str]]:
-    pairs = []
+    pairs: list[tuple[str, str]] = []
     for part in sorted(prefix.parent.glob(prefix.name + ".*")):
         for line in part.read_text().splitlines():
             made = orjson.loads(line)
@@ -153,7 +165,7 @@ def created_pairs(prefix: Path) -> list[tuple[str, str]]:
 
 
 def ringside(workdir: Path, db: str, redis: str | None, workers: int, seconds: int,
-             connections: int) -> dict[str, dict[str, float]]:
+             connections: int, battles: int) -> dict[str, dict[str, float]]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     env = {k: v for k, v in os.environ.items() if not k.startswith("RINGSIDE_")}
@@ -168,7 +180,8 @@ def ringside(workdir: Path, db: str, redis: str | None, workers: int, seconds: i
                                   env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         with serving(cmd, workdir, env, url, "/rulesets") as session:
-            return measure(url, workdir, port, seconds, connections, [session, *([runner.pid] if runner else [])])
+            return measure(url, workdir, port, seconds, connections, battles,
+                           [session, *([runner.pid] if runner else [])])
     finally:
         if runner is not None:
             stop(runner)
@@ -176,14 +189,15 @@ def ringside(workdir: Path, db: str, redis: str | None, workers: int, seconds: i
             forget_prefix(redis, env["RINGSIDE_REDIS_PREFIX"])
 
 
-def measure(url: str, workdir: Path, port: int, seconds: int, connections: int,
+def measure(url: str, workdir: Path, port: int, seconds: int, connections: int, battles: int,
             sessions: list[int]) -> dict[str, dict[str, float]]:
-    """Creates, then commands and reads over the battles created."""
+    """Creates, then commands and reads over the battles created (at least `battles` of them,
+    two seats each)."""
     prefix = workdir / f"created-{port}"
     creates = wrk_cpu(sessions, url, CREATE_LUA, [str(prefix)], seconds, connections)
     # Enough fresh battles for the commands (two per battle), topped up unmeasured.
     for part in range(1, 7):
-        if len(created_pairs(prefix)) >= 3000 * seconds:
+        if len(created_pairs(prefix)) >= 2 * battles:
             break
         wrk(url, CREATE_LUA, [str(workdir / f"more{part}-{port}")], seconds, connections)
         for extra in workdir.glob(f"more{part}-{port}.*"):
@@ -216,16 +230,16 @@ def drop_postgres(url: str) -> None:
         conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
-def one_run(store: str, seconds: int, connections: int) -> dict[str, dict[str, float]]:
+def one_run(store: str, seconds: int, connections: int, battles: int) -> dict[str, dict[str, float]]:
     workdir = Path(tempfile.mkdtemp(prefix="ringside-bench-"))
     workers = 1 if store == "sqlite" else 2
     base = baseline(workdir, workers, seconds, connections)
     if store == "sqlite":
-        found = ringside(workdir, f"sqlite:///{workdir / 'bench.db'}", None, 1, seconds, connections)
+        found = ringside(workdir, f"sqlite:///{workdir / 'bench.db'}", None, 1, seconds, connections, battles)
     else:
         db = fresh_postgres()
         try:
-            found = ringside(workdir, db, REDIS, workers, seconds, connections)
+            found = ringside(workdir, db, REDIS, workers, seconds, connections, battles)
         finally:
             drop_postgres(db)
     shutil.rmtree(workdir, ignore_errors=True)
@@ -248,18 +262,21 @@ TARGETS = {"sqlite": ">= 2,000 commands/s, p99 <= 15 ms, >= 30% of the baseline;
            "postgres": ">= 1,000 commands/s, p99 <= 30 ms (2 workers)"}
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--store", choices=["sqlite", "postgres"], action="append",
                         help="the store(s) to measure (default: both)")
     parser.add_argument("--seconds", type=int, default=5)
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--repeat", type=int, default=1, help="runs per store; figures are medians")
+    parser.add_argument("--battles", type=int,
+                        help="fresh battles for the commands, created first (default: 1,500 a second)")
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if shutil.which("wrk") is None:
-        sys.exit("error: this benchmark needs wrk (apt-get install -y wrk)")
-    result = {store: summary([one_run(store, args.seconds, args.connections) for _ in range(args.repeat)])
+        sys.exit("error: this benchmark needs wrk (scripts/wrk installs it)")
+    battles = 1500 * args.seconds if args.battles is None else args.battles
+    result = {store: summary([one_run(store, args.seconds, args.connections, battles) for _ in range(args.repeat)])
               for store in args.store or ["sqlite", "postgres"]}
     if args.json:
         print(orjson.dumps(result).decode())

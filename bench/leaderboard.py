@@ -20,6 +20,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import orjson
@@ -29,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from domain.ai import get_policy  # noqa: E402
 from domain.battles import Battles  # noqa: E402
 from domain.engine.ruleset import get_ruleset  # noqa: E402
+from domain.engine.table import player_id  # noqa: E402
 from domain.sets import SetEnded, Sets  # noqa: E402
 from domain.store import BLOB_TOPICS  # noqa: E402
 from projections.runner import Views  # noqa: E402
@@ -45,11 +47,12 @@ def build_log(battles: Battles, sets: int, players: int) -> list[SetEnded]:
         b = b if b != a else (a + 1) % players
         done = played.simulate("deckduel", bots, games=3, mode="best_of", seed="bench-lb", number=i,
                                players={"p1": f"player-{a}", "p2": f"player-{b}"})
+        assert done.ended is not None, "a simulated set is played to its end"
         ended.append(done.ended)
     return ended
 
 
-def timed(fn) -> float:
+def timed(fn: Callable[[], object]) -> float:
     started = time.perf_counter()
     fn()
     return time.perf_counter() - started
@@ -68,7 +71,7 @@ def rebuild_once(battles: Battles, redis_url: str, ended: list[SetEnded]) -> flo
         seconds = timed(views.catch_up)
         stats = store.hgetall(store.key("leaderboards", "deckduel", "stats"))
         ranked = store.redis.zcard(store.key("leaderboards", "deckduel", "ranking"))
-        players = {p for e in ended for p in e.players.values()}
+        players = {player_id(p) for e in ended for p in e.players.values()}
         if sum(row["games"] for row in stats.values()) != 2 * len(ended) or ranked != len(players):
             raise SystemExit(f"leaderboard incomplete: {len(stats)} rows, {ranked} ranked")
         return seconds
@@ -85,7 +88,7 @@ def zincrby_once(redis_url: str, ended: list[SetEnded]) -> float:
         pipe = store.redis.pipeline(transaction=False)
         for e in ended:
             for seat, player in e.players.items():
-                pipe.zincrby(key, 1 if e.winner == seat else 0, player)
+                pipe.zincrby(key, 1 if e.winner == seat else 0, player_id(player))
         pipe.execute()
 
     try:
@@ -96,18 +99,19 @@ def zincrby_once(redis_url: str, ended: list[SetEnded]) -> float:
 
 
 def openskill_once(ended: list[SetEnded]) -> float:
-    from openskill.models import PlackettLuce
+    from openskill.models import PlackettLuce, PlackettLuceRating
 
     model = PlackettLuce()
 
     def run() -> None:
-        ratings: dict[str, object] = {}
+        ratings: dict[str, PlackettLuceRating] = {}
         for e in ended:
             seats = sorted(e.players)
-            teams = [[ratings.get(e.players[s]) or model.rating(name=e.players[s])] for s in seats]
+            names = [player_id(e.players[s]) for s in seats]
+            teams = [[ratings.get(name) or model.rating(name=name)] for name in names]
             rated = model.rate(teams, ranks=[0 if e.winner in (None, s) else 1 for s in seats])
-            for seat, (rating,) in zip(seats, rated):
-                ratings[e.players[seat]] = rating
+            for name, (rating,) in zip(names, rated):
+                ratings[name] = rating
 
     return timed(run)
 
@@ -126,14 +130,14 @@ def log_read_once(battles: Battles) -> float:
     return timed(run)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sets", type=int, default=300)
     parser.add_argument("--players", type=int, default=50)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp, Battles(f"sqlite:///{tmp}/bench.db") as battles:
         ended = build_log(battles, args.sets, args.players)
         records = battles.store.recorder.max_notification_id()

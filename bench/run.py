@@ -11,6 +11,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import orjson
@@ -18,12 +19,12 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from domain.ai import get_policy  # noqa: E402
-from domain.ai.match import play, seeded_bytes  # noqa: E402
+from domain.ai.match import Match, play, seeded_bytes  # noqa: E402
 from domain.battles import Battles  # noqa: E402
 from domain.engine.battle import fold  # noqa: E402
 from domain.engine.chain import GENESIS, chain_of  # noqa: E402
 from domain.engine.events import event_data  # noqa: E402
-from domain.engine.ruleset import get_ruleset  # noqa: E402
+from domain.engine.ruleset import Ruleset, get_ruleset  # noqa: E402
 from replays.format import build  # noqa: E402
 from replays.verify import verify  # noqa: E402
 
@@ -31,7 +32,7 @@ TARGETS = {"decisions_per_s": 20_000, "sim_events_per_s": 100_000, "rebuild_deco
            "rebuild_sqlite_events_per_s": 50_000, "verify_events_per_s": 50_000}
 
 
-def median_rate(fn, count: int, repeats: int) -> float:
+def median_rate(fn: Callable[[], object], count: int, repeats: int) -> float:
     rates = []
     for _ in range(repeats):
         started = time.perf_counter()
@@ -40,7 +41,7 @@ def median_rate(fn, count: int, repeats: int) -> float:
     return statistics.median(rates)
 
 
-def simulate(ruleset, battles: int, policy: str = "random"):
+def simulate(ruleset: Ruleset, battles: int, policy: str = "random") -> list[Match]:
     bots = {seat: get_policy(policy, ruleset.id) for seat in ruleset.default_table().seats}
     return [play(ruleset, bots, battle_id=str(uuid.UUID(int=i)), revealed=seeded_bytes("bench", i),
                  bot_seed=seeded_bytes("bench-bots", i)) for i in range(battles)]
@@ -57,14 +58,14 @@ def run(ruleset_id: str, battles: int, repeats: int) -> dict[str, float]:
     results["decisions_per_s"] = sim_rate * decisions
     results["sim_events_per_s"] = sim_rate * events
 
-    def chain_only():
+    def chain_only() -> None:
         for m in matches:
             chain = GENESIS
             for r in m.records:
                 chain = chain_of(chain, r.seq, r.event.TOPIC, event_data(r.event))
     results["baseline_chain_only_events_per_s"] = median_rate(chain_only, events, repeats)
 
-    def rebuild_decoded():
+    def rebuild_decoded() -> None:
         for m in matches:
             state = None
             for r in m.records:
@@ -79,12 +80,12 @@ def run(ruleset_id: str, battles: int, repeats: int) -> dict[str, float]:
         with Battles(url, snapshot_every=0, cache_size=1) as store:
             ids = [m.state.battle_id for m in matches]
 
-            def rebuild_sqlite():
+            def rebuild_sqlite() -> None:
                 for bid in ids:
                     store.cache.drop(bid)
                     store.load(bid)
 
-            def raw_select():
+            def raw_select() -> None:
                 for bid in ids:
                     list(store.store.recorder.select_events(uuid.UUID(bid)))
             results["rebuild_sqlite_events_per_s"] = median_rate(rebuild_sqlite, events, repeats)
@@ -92,7 +93,7 @@ def run(ruleset_id: str, battles: int, repeats: int) -> dict[str, float]:
 
     replays = [orjson.loads(orjson.dumps(build(m.state, m.records).__dict__)) for m in matches]
 
-    def verify_all():
+    def verify_all() -> None:
         from replays.format import Replay
         for r in replays:
             assert verify(Replay(r["header"], r["events"])).ok
@@ -100,13 +101,13 @@ def run(ruleset_id: str, battles: int, repeats: int) -> dict[str, float]:
     return results
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--ruleset", default="deckduel")
     parser.add_argument("--battles", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     results = run(args.ruleset, args.battles, args.repeats)
     if args.json:
         print(orjson.dumps(results, option=orjson.OPT_INDENT_2).decode())

@@ -13,19 +13,22 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from domain.ai.match import play, seeded_bytes  # noqa: E402
+from domain.ai.match import Match, play, seeded_bytes  # noqa: E402
 from domain.battles import Battles  # noqa: E402
 from domain.engine.events import SPECTATOR  # noqa: E402
 from domain.engine.ruleset import get_ruleset  # noqa: E402
 from domain.engine.bots import Bot  # noqa: E402
 from domain.engine.content import param_bounds  # noqa: E402
 from domain.engine.rng import Rng  # noqa: E402
+from domain.rulesets.ring.commands import StrikeLeader  # noqa: E402
 from domain.rulesets.ring.state import Params  # noqa: E402
 
 TARGET_P99_MS = 5.0
@@ -35,12 +38,13 @@ class Skirmisher(Bot):
     """Random play that never strikes a leader, so the battle runs as long as asked."""
     name = "skirmisher"
 
-    def choose(self, view, legal, rng: Rng, memory=None):
-        calm = [c for c in legal if type(c).__name__ != "StrikeLeader"]
+    def choose(self, view: Mapping[str, Any] | None, legal: Sequence[Any], rng: Rng,
+               memory: Any = None) -> Any:
+        calm = [c for c in legal if not isinstance(c, StrikeLeader)]
         return rng.choice(calm or legal)
 
 
-def long_battle(events: int):
+def long_battle(events: int) -> Match:
     """A ring battle of at least `events` events, or as long as ring's longest time limit allows."""
     ruleset = get_ruleset("ring")
     longest = param_bounds(Params)["max_turns"][1]
@@ -94,13 +98,13 @@ def run(events: int, seeks: int, every: int) -> dict[str, float]:
     return results
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--seeks", type=int, default=1000)
     parser.add_argument("--every", type=int, default=100)
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     results = run(args.events, args.seeks, args.every)
     if args.json:
         print(orjson.dumps(results, option=orjson.OPT_INDENT_2).decode())

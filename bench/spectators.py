@@ -1,7 +1,7 @@
 """WebSocket spectators of one battle: delay from commit to delivery.
 
     python bench/spectators.py [--json] [--only one_worker|two_workers] [--runs 3] [--commands 60]
-                               [--no-compression] [--profile DIR]
+                               [--no-compression] [--profile DIR] [--spectators N]
 
 - one_worker: 1,000 spectators on `ringside serve`, one worker, a SQLite file (and the
   projection process it starts).
@@ -43,6 +43,7 @@ import uuid
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -57,8 +58,18 @@ from bench.cpu import process_cpu  # noqa: E402
 from tests.api.server import forget_prefix, free_port, stop, wait_until  # noqa: E402
 
 REDIS = "redis://127.0.0.1:6379/0"
-PARTS = {"one_worker": {"spectators": 1000, "servers": 1, "clients": 2, "target": "p99 <= 50 ms"},
-         "two_workers": {"spectators": 5000, "servers": 2, "clients": 4, "target": "p99 <= 150 ms"}}
+
+
+@dataclass(frozen=True)
+class Part:
+    spectators: int
+    servers: int
+    clients: int            # client processes the spectators are spread over
+    target: str
+
+
+PARTS = {"one_worker": Part(spectators=1000, servers=1, clients=2, target="p99 <= 50 ms"),
+         "two_workers": Part(spectators=5000, servers=2, clients=4, target="p99 <= 150 ms")}
 CONNECTING = 100            # handshakes in flight per client process
 GAP_SECONDS = 0.25          # between commands
 
@@ -214,8 +225,7 @@ def servers(count: int, workdir: Path) -> Iterator[list[tuple[str, subprocess.Po
                                     start_new_session=True, preexec_fn=raise_fd_limit)
             url = f"http://127.0.0.1:{port}"
             started.append((url, proc))
-            wait_until(lambda: proc.poll() is None and httpx.get(url + "/rulesets", timeout=1).status_code == 200,
-                       timeout=60, what=f"the server on {url}")
+            wait_until(lambda: answering(proc, url), timeout=60, what=f"the server on {url}")
         if count > 1:
             runner = subprocess.Popen([ringside, "projections", "run", "--db", db, *redis_args], cwd=workdir, env=env,
                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
@@ -225,6 +235,12 @@ def servers(count: int, workdir: Path) -> Iterator[list[tuple[str, subprocess.Po
             stop(proc)
         if count > 1:
             forget_prefix(REDIS, env["RINGSIDE_REDIS_PREFIX"])
+
+
+def answering(proc: subprocess.Popen, url: str) -> bool:
+    if proc.poll() is not None:         # say so at once, rather than after the timeout
+        raise RuntimeError(f"ringside serve exited ({proc.returncode}) before {url} answered")
+    return httpx.get(url + "/rulesets", timeout=1).status_code == 200
 
 
 def start_clients(count: int, processes: int, urls: list[str], compress: bool) -> list[subprocess.Popen]:
@@ -283,15 +299,23 @@ def commands(http: httpx.Client, battle: dict, limit: int) -> tuple[dict[int, fl
     return committed, round_trips
 
 
-def one_run(part: str, args: argparse.Namespace, run: int) -> dict[str, float]:
+def sized(part: str, spectators: int | None) -> Part:
+    """The part as declared, or with `spectators` over at most as many client processes."""
     spec = PARTS[part]
+    if spectators is None:
+        return spec
+    return replace(spec, spectators=spectators, clients=min(spec.clients, spectators))
+
+
+def one_run(part: str, args: argparse.Namespace, run: int) -> dict[str, float]:
+    spec = sized(part, args.spectators)
     workdir = Path(tempfile.mkdtemp(prefix="ringside-bench-"))
-    with servers(spec["servers"], workdir) as started, httpx.Client(base_url=started[0][0], timeout=30) as http:
+    with servers(spec.servers, workdir) as started, httpx.Client(base_url=started[0][0], timeout=30) as http:
         battle = http.post("/battles", json={"ruleset": "deckduel", "players": {"p1": "a", "p2": "b"}}).json()
         head = http.get(f"/battles/{battle['battle_id']}").json()["seq"]
         urls = [url.replace("http", "ws") + f"/battles/{battle['battle_id']}/stream?from={head + 1}"
                 for url, _ in started]
-        clients = start_clients(spec["spectators"], spec["clients"], urls, not args.no_compression)
+        clients = start_clients(spec.spectators, spec.clients, urls, not args.no_compression)
         time.sleep(1.0)
         server_procs = [proc for _, proc in started]
         with profiling(args.profile, f"{part}-run{run}", server_procs):
@@ -301,8 +325,8 @@ def one_run(part: str, args: argparse.Namespace, run: int) -> dict[str, float]:
             cpu = cpu_seconds(server_procs) - cpu_before
         delays, complete = collect(clients, committed)
     shutil.rmtree(workdir, ignore_errors=True)
-    if complete != spec["spectators"]:
-        raise RuntimeError(f"{part}: only {complete} of {spec['spectators']} spectators got every seq once")
+    if complete != spec.spectators:
+        raise RuntimeError(f"{part}: only {complete} of {spec.spectators} spectators got every seq once")
     return {"p50_ms": statistics.median(delays), "p99_ms": percentile(delays, 99), "deliveries": len(delays),
             "commands": len(round_trips), "round_trip_p50_ms": statistics.median(round_trips),
             "round_trip_p99_ms": percentile(round_trips, 99),
@@ -331,18 +355,20 @@ def cpu_seconds(procs: list[subprocess.Popen]) -> float:
 def measure(part: str, args: argparse.Namespace) -> dict[str, object]:
     found = [one_run(part, args, run) for run in range(args.runs)]
     median = {key: round(statistics.median(run[key] for run in found), 1) for key in found[0]}
-    return {"spectators": PARTS[part]["spectators"], "p50_ms": median["p50_ms"], "p99_ms": median["p99_ms"],
+    return {"spectators": sized(part, args.spectators).spectators,
+            "p50_ms": median["p50_ms"], "p99_ms": median["p99_ms"],
             "round_trip_p50_ms": median["round_trip_p50_ms"], "round_trip_p99_ms": median["round_trip_p99_ms"],
             "server_cpu_ms_per_command": median["server_cpu_ms_per_command"],
             "runs": [[round(run["p50_ms"], 1), round(run["p99_ms"], 1)] for run in found],
             "deliveries": int(median["deliveries"]), "commands": int(median["commands"])}
 
 
-def main() -> None:
-    if sys.argv[1:2] == ["client"]:
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["client"]:
         raise_fd_limit()
-        urls = [arg for arg in sys.argv[3:] if arg != "--no-compression"]
-        uvloop.run(client(int(sys.argv[2]), urls, "--no-compression" not in sys.argv))
+        urls = [arg for arg in argv[2:] if arg != "--no-compression"]
+        uvloop.run(client(int(argv[1]), urls, "--no-compression" not in argv))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true")
@@ -352,7 +378,9 @@ def main() -> None:
     parser.add_argument("--profile", type=Path, help="record each server with py-spy into this folder")
     parser.add_argument("--no-compression", action="store_true",
                         help="spectators do not offer permessage-deflate (browsers do)")
-    args = parser.parse_args()
+    parser.add_argument("--spectators", type=int,
+                        help="spectators in each part (default: 1,000 one worker, 5,000 two workers)")
+    args = parser.parse_args(argv)
     raise_fd_limit()
     result = {part: measure(part, args)
               for part in ([args.only] if args.only else PARTS)}
@@ -362,7 +390,7 @@ def main() -> None:
     for part, row in result.items():
         print(f"{part}: {row['spectators']} spectators, {row['commands']} commands, {row['deliveries']} deliveries "
               f"a run; median of {args.runs} runs; 2 cores shared")
-        print(f"  commit -> delivery: p50 {row['p50_ms']} ms, p99 {row['p99_ms']} ms (target {PARTS[part]['target']})")
+        print(f"  commit -> delivery: p50 {row['p50_ms']} ms, p99 {row['p99_ms']} ms (target {PARTS[part].target})")
         print(f"  baseline, command round trip: p50 {row['round_trip_p50_ms']} ms, p99 {row['round_trip_p99_ms']} ms")
         print(f"  server CPU: {row['server_cpu_ms_per_command']} ms a command (its batch to every spectator)")
 
