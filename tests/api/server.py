@@ -56,9 +56,9 @@ def uvicorn_server(db_url: str, *, redis_url: str | None = None, prefix: str | N
 
 
 @contextmanager
-def serving(cmd: list[str], env: dict[str, str], port: int) -> Iterator[str]:
-    """Run `cmd`, a server on `port`, until the block ends; yields its base URL once it answers."""
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+def serving(cmd: list[str], env: dict[str, str], port: int, cwd: Path = ROOT) -> Iterator[str]:
+    """Run `cmd`, a server on `port`, in `cwd`, until the block ends; yields its base URL once it answers."""
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
