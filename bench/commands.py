@@ -13,7 +13,9 @@ production setup, two workers with `RINGSIDE_PROJECTIONS=external` and one
   - commands: wrk POSTs one real command per request: each deckduel battle opens with both
     seats awaited for the mulligan, so `keep the hand` is a durable command for each seat
     exactly once;
-  - reads: wrk GETs /battles/{id}/legal with a seat token, across the battles.
+  - reads: wrk GETs /battles/{id}/legal with a seat token, across the battles, once the
+    service has settled: the projections have caught up with the commands' events, so the
+    measure is of reads, not of reads beside a projection backlog of varying size.
 Each measure is `{rps, p50_ms, p99_ms, ratio}`, the ratio to that store's baseline, and
 `cpu_ms`: the CPU time (user + system) that every process of the service used per request
 (the server and its workers, the projection process or runner). With --repeat N each figure
@@ -29,6 +31,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -116,6 +119,18 @@ def wrk(url: str, script: str, args: list[str], seconds: int, connections: int) 
     non2xx = re.search(r"STATUS non2xx=(\d+)", out)
     return {"rps": float(rps.group(1)), "p50_ms": latency("50%"),
             "p99_ms": latency("99%"), "non_2xx": int(non2xx.group(1)) if non2xx else 0}
+
+
+def settle(sessions: list[int], idle_share: float = 0.05, window: float = 0.25, timeout: float = 120.0) -> None:
+    """Wait until the sessions' processes are idle (below `idle_share` of one core over a
+    window): the projection process has caught up with what the last measure wrote."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        before = session_cpu(sessions)
+        time.sleep(window)
+        if session_cpu(sessions) - before < idle_share * window:
+            return
+    raise AssertionError(f"the service did not settle within {timeout:.0f}s")
 
 
 def wrk_cpu(sessions: list[int], url: str, script: str, args: list[str], seconds: int,
@@ -209,6 +224,7 @@ def measure(url: str, workdir: Path, port: int, seconds: int, connections: int, 
     listing = workdir / f"pairs-{port}.txt"
     listing.write_text("".join(f"{i} {b} {t}\n" for i, (b, t) in enumerate(pairs)))
     commands = wrk_cpu(sessions, url, COMMANDS_LUA, [str(listing)], seconds, connections)
+    settle(sessions)
     reads = wrk_cpu(sessions, url, READS_LUA, [str(listing)], seconds, connections)
     return {"creates": creates, "commands": commands, "reads": reads}
 

@@ -1,6 +1,6 @@
 """Every registered ruleset brings its whole kit (docs/adding-a-ruleset.md): a conformance
-class that pytest runs, its golden battles, its README, and replay fixtures recorded under
-its installed version. A ruleset registered without one of them fails here, by name."""
+class that pytest runs, its golden battles, its README, replay fixtures recorded under its
+installed version, and its entry in each shared test's table of games. A ruleset registered without one of them fails here, by name."""
 from __future__ import annotations
 
 import importlib
@@ -54,7 +54,19 @@ def missing_parts(ruleset: Ruleset[Any], contracts: dict[str, list[str]]) -> lis
     if not any(fixtures.glob("*.jsonl")):
         missing.append(f"replays recorded under its installed version {ruleset.version} "
                        f"({fixtures.relative_to(ROOT)}/*.jsonl; tests/replays/record.py makes them)")
+    missing.extend(f"an entry in {table}" for table, ids in shared_tables().items() if ruleset.id not in ids)
     return missing
+
+
+def shared_tables() -> dict[str, set[str]]:
+    """The tables of shared tests that hold one entry per game, by where they are."""
+    from tests.conformance.coverage import REACH
+    from tests.conformance.test_setup_bounds import EXTREME_SETUPS
+    from tests.replays.test_release_drill import CHANGES
+    return {"EXTREME_SETUPS (tests/conformance/test_setup_bounds.py: its most extreme setup)": set(EXTREME_SETUPS),
+            "REACH (tests/conformance/coverage.py: setups whose playouts show every event type)": set(REACH),
+            "CHANGES (tests/replays/test_release_drill.py: a content value and a param the drill changes)":
+                set(CHANGES)}
 
 
 @pytest.mark.parametrize("ruleset_id", list(all_rulesets()))
