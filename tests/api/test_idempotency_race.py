@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 
 import httpx
 
@@ -15,10 +16,11 @@ BATTLES = 20
 CONCURRENT = 40
 
 
-def fire(url: str, bid: str, token: str, command: dict, key: str) -> list[tuple[int, bytes]]:
-    """CONCURRENT identical requests released together, plus one after they all answered."""
+def fire(clients: list[httpx.Client], pool: ThreadPoolExecutor, bid: str, token: str, command: dict,
+         key: str) -> list[tuple[int, bytes]]:
+    """CONCURRENT identical requests released together, one a client (each on a connection of
+    its own, kept open from battle to battle), plus one after they all answered."""
     gate = threading.Barrier(CONCURRENT)
-    clients = [httpx.Client(base_url=url, timeout=30) for _ in range(CONCURRENT)]
 
     def send(client: httpx.Client) -> tuple[int, bytes]:
         gate.wait()
@@ -26,26 +28,23 @@ def fire(url: str, bid: str, token: str, command: dict, key: str) -> list[tuple[
                              headers={**auth(token), "Idempotency-Key": key})
         return answer.status_code, answer.content
 
-    try:
-        with ThreadPoolExecutor(CONCURRENT) as pool:
-            answers = list(pool.map(send, clients))
-        gate = threading.Barrier(1)
-        answers.append(send(clients[0]))
-    finally:
-        for client in clients:
-            client.close()
+    answers = list(pool.map(send, clients))
+    gate = threading.Barrier(1)
+    answers.append(send(clients[0]))
     return answers
 
 
 def test_every_repeat_of_a_key_gets_the_first_answer_under_concurrency(sqlite_url):
-    with uvicorn_server(sqlite_url) as url, httpx.Client(base_url=url, timeout=30) as http:
+    with uvicorn_server(sqlite_url) as url, httpx.Client(base_url=url, timeout=30) as http, \
+            ThreadPoolExecutor(CONCURRENT) as pool, ExitStack() as stack:
+        clients = [stack.enter_context(httpx.Client(base_url=url, timeout=30)) for _ in range(CONCURRENT)]
         for i in range(BATTLES):
             battle = create(http, "deckduel")
             bid, token = battle["battle_id"], battle["seat_tokens"]["p1"]
             before = http.get(f"/battles/{bid}/events", params={"as": "spectator"}).json()["events"]
             # The opening mulligan awaits both seats: once p1's has landed, p1 is no longer
             # awaited, so a repeat decided afresh would be refused with 403 not_your_turn.
-            answers = fire(url, bid, token, {"type": "mulligan", "cards": []}, f"key-{i}")
+            answers = fire(clients, pool, bid, token, {"type": "mulligan", "cards": []}, f"key-{i}")
             statuses = {status for status, _ in answers}
             assert statuses == {200}, (i, [a for a in answers if a[0] != 200][:1])
             assert len({body for _, body in answers}) == 1, f"battle {i}: answers differ"

@@ -83,4 +83,5 @@ def test_a_ruleset_without_its_kit_is_named_with_every_missing_part() -> None:
     missing = missing_parts(Stranger(), contract_classes())    # type: ignore[arg-type]
     assert [part.split(" (")[0] for part in missing] == [
         "a conformance class", "its golden battles", "its README",
-        "replays recorded under its installed version 0.0.1"]
+        "replays recorded under its installed version 0.0.1",
+        "an entry in EXTREME_SETUPS", "an entry in REACH", "an entry in CHANGES"]
