@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.ai.greedy import Scorer
+from domain.engine.scoring import Scorer
 from domain.ai.memory import Memory
 
 from ..content import content

@@ -3,11 +3,12 @@ cards in a mulligan; discard the card that would cost the most to play."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
-from domain.ai.greedy import GreedyPolicy, Wire
-from domain.engine.bots import Bot, BotFactory
+from domain.engine.bots import BotFactory
 from domain.engine.registry import Registry
+from domain.engine.scoring import GreedyPolicy, Wire
 
 from ..content import content
 
@@ -35,8 +36,4 @@ def _me(view: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 BOTS: Registry[str, BotFactory] = Registry("deckduel bot")
-def greedy_bot() -> Bot:
-    return GreedyPolicy(score)
-
-
-BOTS.add("greedy", greedy_bot)
+BOTS.add("greedy", partial(GreedyPolicy, score))

@@ -2,10 +2,13 @@
 read from the seat's own view)."""
 from __future__ import annotations
 
+from functools import partial
+
 from domain.engine.bots import BotFactory
 from domain.engine.registry import Registry
+from domain.engine.scoring import GreedyPolicy
 
-from .greedy import greedy_bot
+from .greedy import score
 
 BOTS: Registry[str, BotFactory] = Registry("rat bot")
-BOTS.add("greedy", greedy_bot)
+BOTS.add("greedy", partial(GreedyPolicy, score))

@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from domain.ai.greedy import GreedyPolicy, Wire
-from domain.engine.bots import Bot
+from domain.engine.scoring import Wire
 
 from ..content import content
 
@@ -48,8 +47,3 @@ def score(view: Mapping[str, Any], cmd: Wire) -> float:
 
 def _num(value: Any) -> float:
     return 10 ** 6 if value == "+inf" else 0.0 if value == "-inf" else float(value)
-
-
-def greedy_bot() -> Bot:
-    """The `greedy` bot: the one-ply `GreedyPolicy` over `score`."""
-    return GreedyPolicy(score)

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from domain.ai.greedy import Wire
+from domain.engine.scoring import Wire
 from domain.ai.memory import Memory
 
 from ..content import content

@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from domain.ai.greedy import Wire
-from domain.engine.scoring import best
+from domain.engine.scoring import Wire, best
 from domain.engine.bots import Bot
 from domain.engine.rng import Rng
 

@@ -4,23 +4,13 @@ from __future__ import annotations
 
 from functools import partial
 
-from domain.ai.greedy import GreedyPolicy
-from domain.engine.bots import Bot, BotFactory
+from domain.engine.bots import BotFactory
 from domain.engine.registry import Registry
-from domain.engine.scoring import MemoryBot
+from domain.engine.scoring import GreedyPolicy, MemoryBot
 
 from . import memory
 from .greedy import score
 
-
-def greedy_bot() -> Bot:
-    return GreedyPolicy(score)
-
-
-def memory_bot() -> Bot:
-    return MemoryBot(partial(memory.rate, score))
-
-
 BOTS: Registry[str, BotFactory] = Registry("skirmish bot")
-BOTS.add("greedy", greedy_bot)
-BOTS.add("memory", memory_bot)
+BOTS.add("greedy", partial(GreedyPolicy, score))
+BOTS.add("memory", partial(MemoryBot, partial(memory.rate, score)))

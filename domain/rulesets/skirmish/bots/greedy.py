@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from domain.ai.greedy import Wire
+from domain.engine.scoring import Wire
 
 from ..content import content
 from .sight import gap, seat_of

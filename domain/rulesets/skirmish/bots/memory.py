@@ -28,7 +28,7 @@ from typing import Any
 
 import msgspec
 
-from domain.ai.greedy import Scorer, Wire
+from domain.engine.scoring import Scorer, Wire
 from domain.ai.memory import Memory
 
 from ..content import Card, Content, content
