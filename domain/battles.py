@@ -60,17 +60,13 @@ class Battles:
         self.reading = Reading(loader)
         self.cache = loader.cache
         self.follower = loader.follower
-        self.snapshot_every = snapshot_every
         self.committed = writer.committed        # commit listeners: (battle id, records, state after)
         self.load = loader.load
         self.records = loader.records
         self.ruleset_of = loader.ruleset_of
         self.battle_ids = loader.battle_ids
-        self.write = writer.write
-        self.committed_batch = writer.committed_batch
         self.append_batch = writer.append_batch
         self.save_battle = writer.save_battle
-        self.snapshot = writer.snapshot
         self._plan_submit = writer.plan_submit
         self._submit_alone = writer.submit_alone
 

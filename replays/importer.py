@@ -81,16 +81,17 @@ def import_set(battles: Battles, found: SetFile) -> ImportedSet:
         bid = uuid.UUID(battle.battle_id)
         items += [*(StoredRecord(sid, r) for r in before), *(StoredRecord(bid, r) for r in records),
                   *(StoredRecord(sid, r) for r in after), membership(str(bid), state.set_id, index)]
+    writer = battles.writer
     try:
-        generation = battles.write(items)
+        generation = writer.write(items)
     except IntegrityError:
         raise ImportRefused(f"refused: set {state.set_id} or one of its battles is already stored here",
                             set_id=state.set_id) from None
     for records, battle in games:
-        battles.committed_batch(uuid.UUID(battle.battle_id), list(records), battle, 0, snapshots=False,
-                                generation=generation)
-        if battles.snapshot_every:
-            battles.snapshot(*keyframes(ruleset_of(battle.created), records, battles.snapshot_every))
+        writer.committed_batch(uuid.UUID(battle.battle_id), list(records), battle, 0, snapshots=False,
+                               generation=generation)
+        if writer.snapshot_every:
+            writer.snapshot(*keyframes(ruleset_of(battle.created), records, writer.snapshot_every))
     return ImportedSet(state.set_id, len(games), sum(len(records) for records, _ in games), state.chain,
                        report["winner"])
 
