@@ -1,7 +1,7 @@
 """Every file the README and the guide name exists: a reader who follows a path finds the file.
 
-A path may hold placeholders: `<id>` and `<name>` stand for any name and `<version>` for any
-version, so `tests/conformance/test_<id>.py` must exist for at least one ruleset. A bare file
+A path may name a pattern: `<id>` and `<name>` match any name and `<version>` any version, so
+`tests/conformance/test_<id>.py` must exist for at least one ruleset. A bare file
 name (`given.py`) must name a file somewhere in the tree. A folder that runs write and git
 ignores (`test-artifacts/`) is not looked for."""
 from __future__ import annotations
