@@ -147,7 +147,7 @@ class RulesetContract(ViewsContract, RoutesContract, ABC):
         with Battles(url, snapshot_every=25) as store:
             for m in matches[:3]:
                 store.save_battle(m.records, m.state)
-                store.snapshot(m.state)
+                store.writer.snapshot(m.state)
         with Battles(url) as cold:
             for m in matches[:3]:
                 assert cold.load(m.state.battle_id) == m.state
