@@ -26,7 +26,7 @@ STATUS_BY_CODE = {
     "unauthorized": 401,
     "forbidden": 403, "not_your_turn": 403,
     "not_found": 404, "unknown_ruleset": 404, "seq_out_of_range": 404,
-    "stale": 409, "idempotency_conflict": 409, "battle_over": 409,
+    "stale": 409, "idempotency_conflict": 409, "battle_over": 409, "time_out": 409,
     "bad_setup": 422, "bad_replay": 422, "unknown_policy": 422, "resolve_depth": 422, "invalid": 422,
     "ruleset_not_installed": 422,
     "payload_too_large": 413,

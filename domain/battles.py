@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -26,6 +26,7 @@ from domain.access import seat_of_token, token_hash
 from domain.ai import check_house_players
 from domain.committer import Committer, Job, Planned, Read
 from domain.engine.battle import BattleState, open_battle
+from domain.engine.clock import ClockSpec, parse_clock
 from domain.engine.events import Viewer
 from domain.engine.ruleset import get_ruleset
 from domain.engine.table import Table, human_seats
@@ -33,7 +34,7 @@ from domain.engine.wire import check_wire
 from domain.loader import Loader, parse_battle_id
 from domain.reading import Reading
 from domain.store import BattleStore, StoredRecord, store_env
-from domain.writer import Ask, Submitted, Writer
+from domain.writer import Ask, ClockAsk, Submitted, Writer, wall_ms
 
 DEFAULT_CACHE = 16384        # battle states kept in memory: size it to the battles in play
 
@@ -52,10 +53,11 @@ def utc_now() -> str:
 
 class Battles:
     def __init__(self, url: str | None = None, *, snapshot_every: int = 100, cache_size: int = DEFAULT_CACHE,
-                 retries: int = 8):
+                 retries: int = 8, now_ms: Callable[[], int] = wall_ms):
         self.store = BattleStore(env=store_env(url))
         self.loader = loader = Loader(self.store, cache_size)
-        self.writer = writer = Writer(loader, snapshot_every=snapshot_every, retries=retries)
+        self.writer = writer = Writer(loader, snapshot_every=snapshot_every, retries=retries, now_ms=now_ms)
+        self.now_ms = now_ms        # the wall clock of every batch's accept time
         self.committer = Committer(writer)
         self.reading = Reading(loader)
         self.cache = loader.cache
@@ -84,22 +86,29 @@ class Battles:
     def create(self, ruleset_id: str, players: Mapping[str, str], setup: Mapping[str, Any] | None = None,
                *, seed_nonces: Mapping[str, str] | None = None, private: bool = False,
                revealed: bytes | None = None, battle_id: str | None = None,
-               created_at: str | None = None, seat_tokens: Mapping[str, str] | None = None) -> CreatedBattle:
+               created_at: str | None = None, seat_tokens: Mapping[str, str] | None = None,
+               clock: ClockSpec | Mapping[str, Any] | str | None = None,
+               first_move_loses: bool = False) -> CreatedBattle:
         """Create a battle: one secret token per seat a person plays (only hashes are kept; a
-        house seat gets none), a committed seed.
+        house seat gets none), a committed seed, and a `clock` (a preset's name, its fields,
+        or none: the default).
 
         `seat_tokens` reuses tokens already handed out (a set's battles share its tokens)."""
         return self.create_later(ruleset_id, players, setup, seed_nonces=seed_nonces, private=private,
                                  revealed=revealed, battle_id=battle_id, created_at=created_at,
-                                 seat_tokens=seat_tokens).result()
+                                 seat_tokens=seat_tokens, clock=clock, first_move_loses=first_move_loses).result()
 
     def create_later(self, ruleset_id: str, players: Mapping[str, str], setup: Mapping[str, Any] | None = None,
                      *, seed_nonces: Mapping[str, str] | None = None, private: bool = False,
                      revealed: bytes | None = None, battle_id: str | None = None, created_at: str | None = None,
-                     seat_tokens: Mapping[str, str] | None = None) -> Future[CreatedBattle]:
+                     seat_tokens: Mapping[str, str] | None = None,
+                     clock: ClockSpec | Mapping[str, Any] | str | None = None,
+                     first_move_loses: bool = False) -> Future[CreatedBattle]:
         """`create` without waiting: the battle is decided here (SetupError at once), and the
-        future holds the answer once the group holding it has committed."""
+        future holds the answer once the group holding it has committed. In a set a seat
+        that never makes its first move loses (`first_move_loses`) instead of aborting."""
         ruleset = get_ruleset(ruleset_id)
+        spec = clock if isinstance(clock, ClockSpec) else parse_clock(clock)
         bid = uuid.UUID(battle_id) if battle_id else uuid.uuid4()
         tokens: dict[str, str] = {}
 
@@ -113,7 +122,8 @@ class Battles:
             ruleset, battle_id=str(bid), setup=ruleset.fresh_setup() if setup is None else setup,
             players=players, revealed=revealed if revealed is not None else secrets.token_bytes(32),
             nonces=seed_nonces, token_hashes=hashes,
-            created_at=created_at or utc_now(), private=private)
+            created_at=created_at or utc_now(), private=private,
+            clock=spec, clock_at_ms=self.now_ms() if spec is not None else None, first_move_loses=first_move_loses)
         check_house_players(ruleset.id, state.created.players)
         made = CreatedBattle(str(bid), tokens, state.created.seed_commitment, state.seq)
         planned = Planned(bid, records, state, 0, [StoredRecord(bid, r) for r in records], made)
@@ -141,6 +151,19 @@ class Battles:
         ask = Ask(bid, seat, token, command, expected_seq, idempotency_key, digest)
         return self.committer.submit(Job(plan=lambda heads, keys: self._plan_submit(ask, heads, keys),
                                          alone=lambda: self._submit_alone(ask)))
+
+    def timeout_later(self, battle_id: str, seat: str, expected_seq: int) -> Future[Submitted]:
+        """Record that `seat`'s time ran out (RuleViolation if it has not, StaleState if the
+        battle has moved past `expected_seq`): the server's own batch, decided now."""
+        ask = ClockAsk(parse_battle_id(battle_id), expected_seq, seat=seat)
+        return self.committer.submit(Job(plan=lambda heads, keys: self.writer.plan_clock(ask, heads),
+                                         alone=lambda: self.writer.clock_alone(ask)))
+
+    def credit_later(self, battle_id: str, since_ms: int, reason: str, expected_seq: int) -> Future[Submitted]:
+        """Credit every running clock of the battle with the outage from `since_ms` until now."""
+        ask = ClockAsk(parse_battle_id(battle_id), expected_seq, since_ms=since_ms, reason=reason)
+        return self.committer.submit(Job(plan=lambda heads, keys: self.writer.plan_clock(ask, heads),
+                                         alone=lambda: self.writer.clock_alone(ask)))
 
     # -- reading ---------------------------------------------------------------------------
     def latest_later(self, battle_id: str) -> Future[BattleState | None]:

@@ -17,6 +17,7 @@ from domain.engine.battle import BattleCreated, BattleState, fold
 from domain.engine.errors import SeqOutOfRange, UnknownBattle
 from domain.engine.events import Recorded, decode_event
 from domain.engine.ruleset import Outcome, Ruleset, get_ruleset, ruleset_of
+from domain.engine.timing import ClockState
 from domain.freshness import LogFollower
 from domain.store import BattleStore, LogCursor, StateCache
 
@@ -96,7 +97,8 @@ class Loader:
         first = fold(ruleset, None, Recorded(1, created, ""))
         return msgspec.structs.replace(
             first, seq=body["seq"], chain=body["chain"], game=msgspec.convert(body["game"], type=ruleset.state_type),
-            outcome=msgspec.convert(body["outcome"], type=Outcome) if body["outcome"] else None)
+            outcome=msgspec.convert(body["outcome"], type=Outcome) if body["outcome"] else None,
+            clock=msgspec.convert(body["clock"], type=ClockState) if body.get("clock") else None)
 
     def records(self, battle_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[Recorded]:
         bid = parse_battle_id(battle_id)

@@ -21,6 +21,7 @@ from domain.access import client_viewer, held_back, token_seat
 from domain.engine.battle import BattleCreated, BattleState
 from domain.engine.errors import SeqOutOfRange
 from domain.engine.events import Recorded, Viewer, wire_event
+from domain.engine.timing import clock_view
 from domain.engine.ruleset import Ruleset, ruleset_of
 from domain.replay import Replay, build
 
@@ -40,9 +41,12 @@ class BattleLog(Protocol):
 def view_json(state: BattleState, viewer: Viewer) -> dict[str, Any]:
     """The view of a battle's state for `viewer`: everything, once the battle is public. The
     state is None while the create batch has not started the game yet (its first seqs)."""
-    return {"battle_id": state.battle_id, "ruleset": state.created.ruleset, "seq": state.seq,
-            "players": state.created.players, "outcome": msgspec.to_builtins(state.outcome),
-            "state": game_view(state, viewer)}
+    shown = {"battle_id": state.battle_id, "ruleset": state.created.ruleset, "seq": state.seq,
+             "players": state.created.players, "outcome": msgspec.to_builtins(state.outcome),
+             "state": game_view(state, viewer)}
+    if state.clock is not None:
+        shown["clock"] = clock_view(state.clock, state.outcome is not None)
+    return shown
 
 
 class RecentViews:

@@ -239,4 +239,5 @@ def encode_snapshot(state: Any) -> dict[str, Any]:
     code that folded it, which a later version's code need not read the same way."""
     return {"installed": get_ruleset(state.created.ruleset).version, "seq": state.seq, "chain": state.chain, "created": event_data(state.created),
             "game": msgspec.to_builtins(state.game),
-            "outcome": msgspec.to_builtins(state.outcome) if state.outcome else None}
+            "outcome": msgspec.to_builtins(state.outcome) if state.outcome else None,
+            **({"clock": msgspec.to_builtins(state.clock)} if state.clock is not None else {})}

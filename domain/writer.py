@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from eventsourcing.persistence import IntegrityError
 
@@ -23,6 +24,7 @@ from domain.engine.battle import BattleEnded, BattleState, decide_batch
 from domain.engine.errors import IdempotencyConflict, StaleState
 from domain.engine.events import Recorded
 from domain.engine.ruleset import ruleset_of
+from domain.engine.timeouts import credit_outage, decide_timeout
 from domain.loader import Loader, keyframes
 from domain.store import IDEMPOTENCY_TOPIC, SNAPSHOT_TOPIC, StoredBlob, StoredRecord, encode_snapshot
 
@@ -52,8 +54,25 @@ class Submitted:
     seat: str = ""          # the seat that acted: the answer is redacted for it
 
 
+def wall_ms() -> int:
+    """Now, in integer milliseconds since the Unix epoch: the only wall clock battles read."""
+    return time.time_ns() // 1_000_000
+
+
+@dataclass(frozen=True)
+class ClockAsk:
+    """A batch the server appends for a battle's clock: `seat`'s timeout, or (with `since_ms`)
+    the credit of an outage from then until now; refused unless the battle is at `expected_seq`."""
+    bid: uuid.UUID
+    expected_seq: int
+    seat: str | None = None
+    since_ms: int | None = None
+    reason: str = ""
+
+
 class Writer:
-    def __init__(self, loader: Loader, *, snapshot_every: int, retries: int):
+    def __init__(self, loader: Loader, *, snapshot_every: int, retries: int, now_ms: Callable[[], int] = wall_ms):
+        self.now_ms = now_ms        # the time a batch is accepted at; tests inject their own
         self.loader = loader
         self.store = loader.store
         self.cache = loader.cache
@@ -93,13 +112,43 @@ class Writer:
             raise StaleState(f"the battle is at seq {state.seq}, not {ask.expected_seq}",
                              seq=state.seq, expected_seq=ask.expected_seq)
         # `submit_later` checked the command before its digest: not again on the writer's thread.
-        new_state, records = decide_batch(ruleset_of(state.created), state, seat, ask.command, wire_checked=True)
+        new_state, records = decide_batch(ruleset_of(state.created), state, seat, ask.command, wire_checked=True,
+                                          at_ms=self.accept_time(state))
         items: list[Any] = [StoredRecord(ask.bid, r) for r in records]
         if key_id is not None:
             items.append(StoredBlob(key_id, 1, IDEMPOTENCY_TOPIC, {"battle_id": str(ask.bid), "first": records[0].seq,
                                                                   "last": records[-1].seq, "command": ask.digest}))
         answer = Submitted(new_state.seq, records, new_state.public, seat)
         return Planned(ask.bid, records, new_state, state.seq, items, answer)
+
+    def accept_time(self, state: BattleState) -> int | None:
+        """The time a batch of a clocked battle is accepted at (None for a battle with no clock):
+        now, and never before the battle's last recorded time (a clock a step back, or another
+        worker's a little ahead)."""
+        return None if state.clock is None else max(self.now_ms(), state.clock.at_ms)
+
+    def plan_clock(self, ask: ClockAsk, heads: dict[str, BattleState], synced: bool = True) -> Planned:
+        """Decide a timeout or an outage's credit against the battle's state in this group."""
+        key = str(ask.bid)
+        state = heads.get(key) or (synced and self.cache.get(key)) or self.loader.load(key)
+        if state.seq != ask.expected_seq:
+            raise StaleState(f"the battle is at seq {state.seq}, not {ask.expected_seq}",
+                             seq=state.seq, expected_seq=ask.expected_seq)
+        ruleset, at_ms = ruleset_of(state.created), self.accept_time(state) or self.now_ms()
+        if ask.seat is not None:
+            new_state, records = decide_timeout(ruleset, state, ask.seat, at_ms)
+        else:
+            new_state, records = credit_outage(ruleset, state, min(ask.since_ms or 0, at_ms), at_ms, ask.reason)
+        heads[key] = new_state
+        answer = Submitted(new_state.seq, records, new_state.public)
+        return Planned(ask.bid, records, new_state, state.seq, [StoredRecord(ask.bid, r) for r in records], answer)
+
+    def clock_alone(self, ask: ClockAsk) -> Submitted:
+        """A clock batch in a transaction of its own; a conflict means the battle moved on."""
+        planned = self.plan_clock(ask, {}, synced=False)
+        generation = self.write(planned.items)
+        self.committed_batch(ask.bid, planned.records, planned.state, planned.previous_seq, generation=generation)
+        return cast(Submitted, planned.answer)
 
     def submit_alone(self, ask: Ask) -> Submitted:
         """One command in a transaction of its own; a conflict reloads and decides again."""

@@ -10,12 +10,14 @@ from dataclasses import asdict, dataclass
 from hashlib import blake2b
 from typing import Any
 
-from domain.engine.battle import BattleCreated, BattleEnded, decide_batch, open_battle, unsealed_setup
+from domain.engine.battle import BattleCreated, BattleEnded, BattleState, decide_batch, open_battle, unsealed_setup
 from domain.engine.chain import GENESIS, chain_of
 from domain.engine.content import recorded_inputs
-from domain.engine.errors import RingsideError, UnknownRuleset
+from domain.engine.errors import RingsideError, TimeOut, UnknownRuleset
 from domain.engine.events import Recorded, decode_record, event_data
-from domain.engine.ruleset import get_ruleset, pinned_ruleset
+from domain.engine.ruleset import Ruleset, get_ruleset, pinned_ruleset
+from domain.engine.timeouts import credit_outage, decide_timeout, recorded_time, started_clock
+from domain.engine.timing import ClockCredited, TimedOut
 
 from .format import Replay
 
@@ -145,30 +147,54 @@ def resimulate(header: Mapping[str, Any], records: list[Recorded]) -> str | None
             f"the replay pins {created.ruleset} {created.ruleset_version} (content {created.content_hash}); "
             f"installed is {installed.version} (content {installed.content_hash}), which keeps "
             f"{', '.join(installed.earlier_versions) or 'no earlier release'}; re-simulation needs the pinned one")
+    clock = started_clock(records)
     try:
         with recorded_inputs():        # held to the limits of its day, not today's
             state, produced = open_battle(
                 ruleset, battle_id=created.battle_id, setup=unsealed_setup(ruleset, records), players=created.players,
                 revealed=bytes.fromhex(created.seed or ""), nonces=created.seed_nonces,
-                token_hashes=created.seat_token_hashes, created_at=created.created_at, private=created.private)
+                token_hashes=created.seat_token_hashes, created_at=created.created_at, private=created.private,
+                clock=clock.spec if clock else None, clock_at_ms=clock.at_ms if clock else None,
+                first_move_loses=clock.first_move_loses if clock else False)
     except RingsideError as exc:
         raise Bad(1, f"the setup does not start a battle: {exc.message}") from None
     compare(produced, records, GENESIS)
     at = len(produced)
     while at < len(records):
-        action = records[at].event
-        seat = getattr(action, "seat", None)
-        if not action.starts_batch() or seat is None:
-            raise Bad(records[at].seq, f"{action.TOPIC} does not start a command batch")
-        try:
-            state, produced = decide_batch(ruleset, state, seat, action.command_wire())
-        except (RingsideError, TypeError) as exc:
-            raise Bad(records[at].seq, f"the action is not legal here: {getattr(exc, 'message', exc)}") from None
+        state, produced = rebatch(ruleset, state, records, at)
         compare(produced, records[at:], records[at - 1].chain)
         at += len(produced)
     if state.outcome is None:
         raise Bad(records[-1].seq, "re-simulation did not end the battle")
     return state.outcome.winner
+
+
+def rebatch(ruleset: Ruleset[Any], state: BattleState, records: list[Recorded],
+            at: int) -> tuple[BattleState, list[Recorded]]:
+    """Re-simulate the batch that starts at `records[at]`: a command at its recorded accept
+    time, a timeout, or an outage's credit."""
+    opening, seq = records[at].event, records[at].seq
+    try:
+        if isinstance(opening, TimedOut):
+            state, produced = decide_timeout(ruleset, state, opening.seat, opening.at_ms)
+            if produced[0].event != opening:
+                raise Bad(seq, f"the timeout's consequence is {opening.consequence}; "
+                               f"the clock makes it {produced[0].event.consequence}")  # type: ignore[attr-defined]
+            return state, produced
+        if isinstance(opening, ClockCredited):
+            return credit_outage(ruleset, state, opening.since_ms, opening.at_ms, opening.reason)
+    except RingsideError as exc:
+        raise Bad(seq, f"the {opening.TOPIC} is not due here: {exc.message}") from None
+    seat = opening.acting_seat()
+    if not opening.starts_batch() or seat is None:
+        raise Bad(seq, f"{opening.TOPIC} does not start a command batch")
+    try:
+        return decide_batch(ruleset, state, seat, opening.command_wire(),
+                            at_ms=recorded_time(records, at) if state.clock is not None else None)
+    except TimeOut as exc:
+        raise Bad(seq, f"the command was accepted after its seat's time ran out: {exc.message}") from None
+    except (RingsideError, TypeError, ValueError) as exc:
+        raise Bad(seq, f"the action is not legal here: {getattr(exc, 'message', exc)}") from None
 
 
 def compare(produced: list[Recorded], recorded: list[Recorded], previous: str) -> None:
@@ -186,5 +212,7 @@ def compare(produced: list[Recorded], recorded: list[Recorded], previous: str) -
         else:   # the chains part after an upcast event: link this one onto the recorded chain
             same = chain_of(previous, mine.seq, mine.event.TOPIC, event_data(mine.event)) == theirs.chain
         if not same:
+            if mine.event.TOPIC == theirs.event.TOPIC:
+                raise Bad(theirs.seq, f"re-simulation produced {mine.event.TOPIC} with other data than the log has")
             raise Bad(theirs.seq, f"re-simulation produced {mine.event.TOPIC}, the log has {theirs.event.TOPIC}")
         previous = theirs.chain

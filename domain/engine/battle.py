@@ -13,11 +13,13 @@ import msgspec
 import orjson
 
 from .chain import GENESIS, canonical_event, chain_events, link
-from .errors import BattleOver, InvalidInput, NotYourTurn, RuleViolation, SetupError, UnknownRuleset, quote
+from .clock import ClockSpec, advance, expiry, starting_seats
+from .errors import BattleOver, InvalidInput, NotYourTurn, RuleViolation, SetupError, TimeOut, UnknownRuleset, quote
 from .events import Command, Event, Recorded, secret, server_only
 from .rng import Rng, batch_cursor
 from .ruleset import Decision, Outcome, Ruleset, get_ruleset
 from .table import PlayerEntry, Table, parse_player
+from .timing import CLOCK_EVENTS, ClockStarted, Clocked, ClockState, fold_clock
 from .wire import check_wire
 
 
@@ -72,6 +74,7 @@ class BattleState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     table: Table
     game: Any
     outcome: Outcome | None = None
+    clock: ClockState | None = None         # None: a battle with no clock
 
     @property
     def spectator_delay(self) -> int:
@@ -96,8 +99,10 @@ def effective_seed(revealed: bytes, nonces: Mapping[str, str]) -> bytes:
 def open_battle(ruleset: Ruleset[Any], *, battle_id: str, setup: Mapping[str, Any],
                 players: Mapping[str, PlayerEntry], revealed: bytes, nonces: Mapping[str, str] | None = None,
                 token_hashes: Mapping[str, str] | Callable[[Table], Mapping[str, str]] | None = None,
-                created_at: str, private: bool = False) -> tuple[BattleState, list[Recorded]]:
-    """The create batch: BattleCreated, then whatever the ruleset's `start` deals and shuffles.
+                created_at: str, private: bool = False, clock: ClockSpec | None = None,
+                clock_at_ms: int | None = None, first_move_loses: bool = False) -> tuple[BattleState, list[Recorded]]:
+    """The create batch: BattleCreated, then whatever the ruleset's `start` deals and shuffles,
+    then (with a `clock`) `ClockStarted` at `clock_at_ms`, the time the battle was created.
 
     `token_hashes` may be a function of the setup's table, called once the inputs are checked
     (the seats, and so the tokens to hand out, depend on the setup)."""
@@ -124,7 +129,21 @@ def open_battle(ruleset: Ruleset[Any], *, battle_id: str, setup: Mapping[str, An
     starting = ruleset.start(checked.setup, Rng(state.seed, batch_cursor(state.seq + 1)))
     # A ruleset whose opening ran through a resolver hands back the state too, as `decide` does.
     opening = starting if isinstance(starting, Decision) else Decision(tuple(starting))
-    return extend(ruleset, state, out, opening)
+    if clock is None:
+        return extend(ruleset, state, out, opening)
+    at_ms = _given_time(clock_at_ms)
+
+    def started(after: BattleState, ended: bool) -> Event:
+        awaited = frozenset() if ended else ruleset.awaiting(after.game)
+        return ClockStarted(spec=clock, first_move_loses=first_move_loses, at_ms=at_ms,
+                            seats=starting_seats(clock, after.table.seats, awaited, at_ms))
+    return extend(ruleset, state, out, opening, started)
+
+
+def _given_time(at_ms: int | None) -> int:
+    if at_ms is None:
+        raise ValueError("a clocked battle needs the time (ms since the epoch) of each batch")
+    return at_ms
 
 
 # Setup keys every battle understands, whatever its ruleset; the ruleset never sees them.
@@ -214,10 +233,11 @@ def check_players(ruleset: Ruleset[Any], table: Table, players: Mapping[str, Any
 
 
 def decide_batch(ruleset: Ruleset[Any], state: BattleState, seat: str, command: Command | Mapping[str, Any], *,
-                 wire_checked: bool = False) -> tuple[BattleState, list[Recorded]]:
+                 wire_checked: bool = False, at_ms: int | None = None) -> tuple[BattleState, list[Recorded]]:
     """One command: check whose turn it is, run `decide`, chain the events, end if decided.
     A command given as JSON is checked to be storable (`check_wire`), unless the caller
-    says it has checked it already (`wire_checked`)."""
+    says it has checked it already (`wire_checked`). A clocked battle needs `at_ms`, the time
+    the command was accepted: TimeOut if the seat's time had run out by then."""
     if state.outcome is not None:
         raise BattleOver("the battle is over", seq=state.seq)
     if not state.table.has_seat(seat):
@@ -226,6 +246,8 @@ def decide_batch(ruleset: Ruleset[Any], state: BattleState, seat: str, command: 
     if seat not in waiting and _wire_type(command) not in ruleset.anytime:
         raise NotYourTurn(f"{seat} cannot act now; waiting for {', '.join(sorted(waiting)) or 'nobody'}",
                           awaiting=sorted(waiting))
+    if state.clock is not None:
+        check_time(state.clock, seat, _given_time(at_ms))
     if isinstance(command, Command):
         cmd = command
     else:
@@ -237,15 +259,46 @@ def decide_batch(ruleset: Ruleset[Any], state: BattleState, seat: str, command: 
     if not events or not events[0].starts_batch() or events[0].acting_seat() != seat:
         raise RuntimeError(f"{ruleset.id}: a command batch must start with the acting seat's action event, "
                            f"got {[e.TOPIC for e in events[:1]]}")
-    return extend(ruleset, state, [], decision)
+    if state.clock is None:
+        return extend(ruleset, state, [], decision)
+    return extend(ruleset, state, [], decision, clocked(ruleset, state, seat, _given_time(at_ms)))
+
+
+def check_time(clock: ClockState, seat: str, at_ms: int) -> None:
+    """A command from `seat` accepted at `at_ms`: refused once its time (and grace) ran out.
+    Time never goes back within a battle."""
+    if at_ms < clock.at_ms:
+        raise RuleViolation(f"the time {at_ms} is before the battle's last recorded time {clock.at_ms}")
+    seat_clock = clock.seats.get(seat)
+    ends = expiry(clock.spec, seat_clock) if seat_clock is not None else None
+    if ends is not None and at_ms >= ends:
+        raise TimeOut(f"{seat}'s time ran out at {ends - clock.spec.grace_ms} (ms since the epoch, with "
+                      f"{clock.spec.grace_ms} ms of grace); the server records the timeout",
+                      seat=seat, deadline_ms=ends - clock.spec.grace_ms)
+
+
+def clocked(ruleset: Ruleset[Any], before: BattleState, actor: str, at_ms: int, *,
+            automatic: bool = False) -> Callable[[BattleState, bool], Event]:
+    """The `Clocked` event that closes a batch `actor` started at `at_ms` in `before`."""
+    assert before.clock is not None
+    clock, turn = before.clock, ruleset.turn(before.game)
+
+    def close(after: BattleState, ended: bool) -> Event:
+        awaited = frozenset() if ended else ruleset.awaiting(after.game)
+        seats = advance(clock.spec, clock.seats, at_ms, actor=actor, awaited=awaited,
+                        new_turn=ruleset.turn(after.game) != turn, ended=ended, automatic=automatic)
+        return Clocked(at_ms=at_ms, seats=seats)
+    return close
 
 
 def _wire_type(command: Command | Mapping[str, Any]) -> object:
     return command.wire_type() if isinstance(command, Command) else command.get("type")
 
 
-def extend(ruleset: Ruleset[Any], state: BattleState, out: list[Recorded],
-           decision: Decision[Any]) -> tuple[BattleState, list[Recorded]]:
+def extend(ruleset: Ruleset[Any], state: BattleState, out: list[Recorded], decision: Decision[Any],
+           clock: Callable[[BattleState, bool], Event] | None = None) -> tuple[BattleState, list[Recorded]]:
+    """Chain `decision`'s events onto `state`, then the clock event `clock` makes of the state
+    after them (and whether they ended the battle), then `BattleEnded` if they did."""
     events = decision.events
     if decision.state is not None:
         # The resolver already evolved these events: chain them, then take its state.
@@ -257,6 +310,10 @@ def extend(ruleset: Ruleset[Any], state: BattleState, out: list[Recorded],
             state = fold(ruleset, state, rec)
             out.append(rec)
     result = ruleset.outcome(state.game)
+    if clock is not None:
+        rec = record(state.chain, state.seq + 1, clock(state, result is not None))
+        state = fold(ruleset, state, rec)
+        out.append(rec)
     if result is not None:
         ended = BattleEnded(winner=result.winner, reason=result.reason, seed=state.created.seed or "")
         rec = record(state.chain, state.seq + 1, ended)
@@ -281,6 +338,8 @@ def fold(ruleset: Ruleset[Any], state: BattleState | None, rec: Recorded) -> Bat
                            table=seat_table(ruleset, event.setup), game=None)
     if isinstance(event, SetupSealed):
         return msgspec.structs.replace(state, seq=rec.seq, chain=rec.chain)
+    if isinstance(event, CLOCK_EVENTS):
+        return msgspec.structs.replace(state, seq=rec.seq, chain=rec.chain, clock=fold_clock(state.clock, event))
     if isinstance(event, BattleEnded):
         return msgspec.structs.replace(state, seq=rec.seq, chain=rec.chain,
                                        outcome=Outcome(winner=event.winner, reason=event.reason))

@@ -60,6 +60,11 @@ class BattleOver(RuleViolation):
     code = "battle_over"
 
 
+class TimeOut(RuleViolation):
+    """The seat's time had run out (past grace) when its command arrived; nothing was appended."""
+    code = "time_out"
+
+
 class StaleState(RingsideError):
     """The client's `expected_seq` is behind the battle."""
     code = "stale"

@@ -87,6 +87,7 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     class_version: ClassVar[int] = 1
     COMMAND: ClassVar[type[Command] | None] = None
     RULES_ACTION: ClassVar[bool] = False
+    OPENS_BATCH: ClassVar[bool] = False       # an engine event that opens a batch the server appends
     _hidden: ClassVar[tuple[tuple[str, Secret | ServerOnly], ...] | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -111,8 +112,10 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, gc=False):
         return type(self).RULES_ACTION or self.starts_batch()
 
     def starts_batch(self) -> bool:
-        """True for action events: the echo of a command, first in its batch."""
-        return type(self).COMMAND is not None
+        """True for action events: the echo of a command, first in its batch; and for the
+        engine events that open a batch of their own (a timeout, say)."""
+        cls = type(self)
+        return cls.COMMAND is not None or cls.OPENS_BATCH
 
     def acting_seat(self) -> Seat | None:
         """The seat that took an action event (its `seat` field); None for other events. (Not
@@ -152,7 +155,7 @@ def hidden_fields(cls: type[Event]) -> tuple[tuple[str, Secret | ServerOnly], ..
 event_data: typing.Callable[[Event], dict[str, Any]] = msgspec.to_builtins
 
 
-# Modules that define event classes; imported on the first unknown topic, so a fresh
+# Modules that define event classes (battle.py brings the clock's, timing.py); imported on the first unknown topic, so a fresh
 # process can decode any stored event without having imported a ruleset first.
 EVENT_MODULES = ("domain.engine.battle", "domain.engine.choices", "domain.engine.hooks", "domain.rulesets",
                  "domain.sets")

@@ -17,6 +17,7 @@ whether it exists:
 | `bots`: the game's own bot policies, by name | none (the generic ones still play) |
 | `anytime`: command types any seat may send whenever the battle runs (a forfeit) | none |
 | `releases`: earlier versions this code still plays (`domain.engine.releases.Kept`) | none |
+| `default_command(state, seat)`: the move the rules play for a seat whose clock ran out (`auto`) | none: a timeout forfeits |
 
 Two parts every game declares that the engine reads only to check and explain them: `commands`,
 the command -> handler table its `decide` dispatches through (`domain.engine.dispatch`), and
@@ -137,6 +138,10 @@ class Ruleset(Generic[S, P, C]):
     # resolvers are built from (None: a game with no effects).
     commands: "CommandTable[Any] | None" = None
     hooks: DeclaredHooks | None = None
+    # The command the rules play for an awaited seat whose clock ran out, when the battle's
+    # clock says `auto` (end the turn, pass, keep the whole hand): legal in every state that
+    # awaits the seat, and chosen from what the seat may see, so it tells nobody anything.
+    default_command: Callable[[S, Seat], C] | None = None
 
     @property
     def earlier_versions(self) -> list[str]:
