@@ -49,6 +49,7 @@ class CreateBody(msgspec.Struct, forbid_unknown_fields=True):
                            msgspec.Meta(max_length=16)] | None = None
     private: bool = False
     spectator_delay: Annotated[int, msgspec.Meta(ge=0, le=1000)] | None = None
+    clock: str | dict[str, Any] | None = None
 
 
 _DECODERS: dict[type, Any] = {CommandBody: msgspec.json.Decoder(CommandBody).decode,

@@ -58,7 +58,8 @@ async def create(services: Services, body: Any, authorization: str | None) -> Re
     setup = with_delay(body.setup, body.spectator_delay, get_ruleset(body.ruleset).fresh_setup())
     # Deciding the opening batch is pure CPU; only the commit is waited for, off the loop.
     made = await asyncio.wrap_future(services.battles.create_later(
-        body.ruleset, dict(body.players), setup, seed_nonces=body.seed_nonces, private=body.private))
+        body.ruleset, dict(body.players), setup, seed_nonces=body.seed_nonces, private=body.private,
+        clock=body.clock))
     return json_response({"battle_id": made.battle_id, "seat_tokens": made.seat_tokens,
                           "seed_commitment": made.seed_commitment, "seq": made.seq}, status=201)
 

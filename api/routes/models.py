@@ -5,6 +5,7 @@ from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, WithJsonSchema, model_validator
 
+from domain.engine.clock import PRESETS
 from domain.engine.wire import check_wire
 
 
@@ -29,6 +30,19 @@ Player = Annotated[Any, WithJsonSchema({"anyOf": [
      "required": ["bot"], "additionalProperties": False}]})]
 
 
+# A time control: a preset's name, or its fields (optionally from a `preset`); the engine
+# checks each field, so an error names `clock.<field>`. None: no clock.
+Clock = Annotated[Any, WithJsonSchema({"anyOf": [
+    {"type": "string", "enum": list(PRESETS)},
+    {"type": "object", "properties": {
+        "preset": {"type": "string", "enum": list(PRESETS)},
+        "bank_ms": {"type": ["integer", "null"]}, "increment_ms": {"type": "integer"},
+        "turn_max_ms": {"type": ["integer", "null"]}, "grace_ms": {"type": "integer"},
+        "first_move_ms": {"type": ["integer", "null"]}, "on_timeout": {"enum": ["forfeit", "auto"]},
+        "max_auto": {"type": "integer"}}, "additionalProperties": False},
+    {"type": "null"}]}, mode="validation")]
+
+
 class Strict(BaseModel):
     """A request body. After its shape, every value is checked to be JSON the engine can store
     and hash (`check_wire`): InvalidInput (422) names the first field that is not."""
@@ -51,6 +65,7 @@ class CreateBattle(Strict):
         None, max_length=16, description="client nonces mixed into the committed seed")
     private: bool = False
     spectator_delay: int | None = Field(None, ge=0, le=1000, description="Hold spectators N actions behind.")
+    clock: Clock = None
 
     def player_entries(self) -> dict[str, Any]:
         """The players as the engine takes them: ids, and `{"bot": policy}` for house seats."""
