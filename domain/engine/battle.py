@@ -297,18 +297,29 @@ def _wire_type(command: Command | Mapping[str, Any]) -> object:
 
 def extend(ruleset: Ruleset[Any], state: BattleState, out: list[Recorded], decision: Decision[Any],
            clock: Callable[[BattleState, bool], Event] | None = None) -> tuple[BattleState, list[Recorded]]:
-    """Chain `decision`'s events onto `state`, then the clock event `clock` makes of the state
-    after them (and whether they ended the battle), then `BattleEnded` if they did."""
+    """Chain `decision`'s events onto `state`, then close the batch (`close_batch`)."""
+    return close_batch(ruleset, apply_decision(ruleset, state, out, decision), out, clock)
+
+
+def apply_decision(ruleset: Ruleset[Any], state: BattleState, out: list[Recorded],
+                   decision: Decision[Any]) -> BattleState:
+    """Chain `decision`'s events onto `state` (appending them to `out`): the state after them."""
     events = decision.events
     if decision.state is not None:
         # The resolver already evolved these events: chain them, then take its state.
         seq, chain = chain_events(state.chain, state.seq, events, out)
-        state = msgspec.structs.replace(state, seq=seq, chain=chain, game=decision.state)
-    else:
-        for event in events:
-            rec = record(state.chain, state.seq + 1, event)
-            state = fold(ruleset, state, rec)
-            out.append(rec)
+        return msgspec.structs.replace(state, seq=seq, chain=chain, game=decision.state)
+    for event in events:
+        rec = record(state.chain, state.seq + 1, event)
+        state = fold(ruleset, state, rec)
+        out.append(rec)
+    return state
+
+
+def close_batch(ruleset: Ruleset[Any], state: BattleState, out: list[Recorded],
+                clock: Callable[[BattleState, bool], Event] | None = None) -> tuple[BattleState, list[Recorded]]:
+    """End a batch: the clock event `clock` makes of the state (and whether the game is
+    decided), then `BattleEnded` if it is."""
     result = ruleset.outcome(state.game)
     if clock is not None:
         rec = record(state.chain, state.seq + 1, clock(state, result is not None))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .battle import BattleEnded, BattleState, clocked, extend, fold, record
+from .battle import BattleEnded, BattleState, apply_decision, close_batch, clocked, extend, fold, record
 from .clock import consequence, credited, due, next_expiry
 from .decision import Decision
 from .errors import BattleOver, RuleViolation
@@ -23,6 +23,7 @@ from .timing import ClockCredited, Clocked, ClockStarted, ClockState, TimedOut
 TIME_FORFEIT = "timeout"
 NO_FIRST_MOVE = "no_first_move"      # in a set: the seat that never moved loses
 ABORTED = "aborted_no_first_move"    # outside a set: nobody wins, and the battle is unrated
+MAX_AUTOMATIC_MOVES = 64            # a bound on one timeout's moves, should a part never end
 
 
 def running_clock(state: BattleState, at_ms: int) -> ClockState:
@@ -54,10 +55,8 @@ def decide_timeout(ruleset: Ruleset[Any], state: BattleState, seat: str,
     first = record(state.chain, state.seq + 1, TimedOut(seat=seat, at_ms=at_ms, consequence=what))
     state, out = fold(ruleset, state, first), [first]
     if what == "auto":
-        assert ruleset.default_command is not None
-        command = ruleset.default_command(state.game, seat)
-        decision = ruleset.decide(state.game, seat, command, Rng(state.seed, batch_cursor(state.seq + 1)))
-        return extend(ruleset, state, out, decision, clocked(ruleset, state, seat, at_ms, automatic=True))
+        return close_batch(ruleset, automatic_moves(ruleset, state, seat, out), out,
+                           clocked(ruleset, state, seat, at_ms, automatic=True))
     others = [s for s in state.table.side_ids if s != side]
     if what == "abort":
         winner, reason = None, ABORTED
@@ -66,6 +65,22 @@ def decide_timeout(ruleset: Ruleset[Any], state: BattleState, seat: str,
         reason = TIME_FORFEIT if found.kind == "time" else NO_FIRST_MOVE
     ended = record(state.chain, state.seq + 1, BattleEnded(winner=winner, reason=reason, seed=state.created.seed or ""))
     return fold(ruleset, state, ended), [*out, ended]
+
+
+def automatic_moves(ruleset: Ruleset[Any], state: BattleState, seat: str, out: list[Recorded]) -> BattleState:
+    """The rules' default command for `seat`, again while the seat is still awaited in the same
+    turn (a plan of several parts, one per command): its part of the turn ends. Each move draws
+    from the RNG at its own seq, as a command would."""
+    assert ruleset.default_command is not None
+    turn = ruleset.turn(state.game)
+    for _ in range(MAX_AUTOMATIC_MOVES):
+        command = ruleset.default_command(state.game, seat)
+        decision = ruleset.decide(state.game, seat, command, Rng(state.seed, batch_cursor(state.seq + 1)))
+        state = apply_decision(ruleset, state, out, decision)
+        if ruleset.outcome(state.game) is not None or ruleset.turn(state.game) != turn \
+                or seat not in ruleset.awaiting(state.game):
+            break
+    return state
 
 
 def credit_outage(ruleset: Ruleset[Any], state: BattleState, since_ms: int, at_ms: int,

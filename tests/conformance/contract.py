@@ -320,6 +320,22 @@ class RulesetContract(ViewsContract, RoutesContract, ABC):
             turns = [self.ruleset.turn(state.game) for state in self.states(m)]
             assert turns == sorted(turns) and all(isinstance(t, int) for t in turns)
 
+    def test_default_command_is_legal_wherever_a_seat_is_awaited(self, matches):
+        """The move the rules play for a seat whose clock ran out (`auto`) is declared, listed
+        among the seat's legal commands in every state that awaits it, and accepted by `decide`."""
+        default = self.ruleset.default_command
+        assert default is not None, f"{self.ruleset_id} declares no default_command"
+        checked = 0
+        for m in matches:
+            for state in self.states(m):
+                for seat in sorted(self.ruleset.awaiting(state.game)):
+                    wire = self.ruleset.codec.wire(default(state.game, seat))
+                    legal = [self.ruleset.codec.wire(c) for c in self.ruleset.legal_commands(state.game, seat)]
+                    assert wire in legal, (state.seq, seat, wire)
+                    decide_batch(self.ruleset, state, seat, wire)
+                    checked += 1
+        assert checked > 0
+
     def test_every_bot_policy_plays_a_house_seat_to_the_end(self, tmp_path):
         """Each of the ruleset's policies, as a house seat against a human seat playing random
         moves through the same submit path (a table of one seat gives it to the house bot);

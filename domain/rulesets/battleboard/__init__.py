@@ -13,7 +13,7 @@ from .commands import CODEC, BattleboardCommand
 from .content import CONTENT, BattleboardContent, playing
 from .decide import COMMANDS, decide, outcome, turn
 from .evolve import evolve
-from .legal import awaiting, legal_commands
+from .legal import awaiting, default_command, legal_commands
 from .resolver import RESOLVING
 from .setup import DEFAULT_SETUP, BattleboardSetup, parse_setup, table
 from .start import start
@@ -34,6 +34,7 @@ RULESET: Ruleset[Battleboard, BattleboardSetup, BattleboardCommand] = register(R
     },
     parse_setup=parse_setup, start=start, evolve=evolve, awaiting=awaiting,
     legal_commands=legal_commands, decide=decide, view=view, outcome=outcome,
+    default_command=default_command,
     table=table, turn=turn, memory_known=memory_known, bots=BOTS, commands=COMMANDS, hooks=RESOLVING,
     releases=Kept(Path(__file__).parent / "releases", content=BattleboardContent, playing=playing, params=Params,
                   rules=Rules),

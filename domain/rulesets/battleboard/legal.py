@@ -1,15 +1,16 @@
-"""Who a battle awaits, and what a seat may do now: exactly the commands `decide` accepts."""
+"""Who a battle awaits, what a seat may do now (exactly the commands `decide` accepts), and
+what the rules play for a seat whose clock ran out."""
 from __future__ import annotations
 
 from domain.engine.errors import RuleViolation
 
 from .actions import costs, max_reroll, slot
 from .attack import defenses
-from .board import steps
+from .board import section_rows, steps
 from .commands import Act, Advance, BattleboardCommand, Choose, Convert, Defend, EndTurn, Move, Place
 from .content import content
 from .patterns import aims
-from .state import Battleboard, Combatant, side_of_seat
+from .state import HEROES, Battleboard, Combatant, side_of_seat
 from .turns import free_cells, unplaced
 
 
@@ -45,6 +46,33 @@ def legal_commands(s: Battleboard, seat: str) -> list[BattleboardCommand]:
         found.append(Advance())
     found.append(EndTurn())
     return found
+
+
+def default_command(s: Battleboard, seat: str) -> BattleboardCommand:
+    """The move for an awaited seat whose clock ran out (README, "seed silent: clocks"): take
+    the initiative when won, as the bots do; place the seat's next combatant on the rearmost
+    free cell of its section; defend with no focus, losing an untapped token where it may (the
+    way the rules pay for Poisoned); otherwise end this seat's part of the turn. Each is one of
+    the seat's legal commands, read from its own side's placements and the open board."""
+    if seat not in awaiting(s):
+        raise RuleViolation(f"{seat} has nothing to do now")
+    if s.phase == "order":
+        return Choose(go="first")
+    if s.phase == "arrange":
+        side = side_of_seat(seat)
+        return Place(unit=unplaced(s, seat)[0].id, cell=rearmost(s, side, free_cells(s, side)))
+    if s.plan is not None:
+        lose, focus = min(defenses(s, s.plan), key=lambda d: (d[1], d[0] != "untapped"))
+        return Defend(lose=lose, focus=focus)
+    return EndTurn()
+
+
+def rearmost(s: Battleboard, side: str, cells: list[tuple[int, int]]) -> tuple[int, int]:
+    """The cell farthest from the border (the heroes' row 0, the foes' last row), then the
+    lowest column: the safest start for a combatant nobody placed."""
+    rows = section_rows(s, side)
+    back = rows[0] if side == HEROES else rows[-1]
+    return min(cells, key=lambda c: (abs(c[1] - back), c[0]))
 
 
 def unit_actions(s: Battleboard, unit: Combatant) -> list[BattleboardCommand]:

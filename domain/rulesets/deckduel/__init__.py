@@ -14,7 +14,7 @@ from .content import CONTENT, Content, playing
 from .decide import COMMANDS, decide, outcome, turn
 from .evolve import evolve
 from .hooks import RESOLVING
-from .legal import awaiting, legal_commands
+from .legal import awaiting, default_command, legal_commands
 from .setup import DEFAULT_SETUP, DuelSetup, parse_setup, withhold_setup
 from .start import start
 from .state import Duel, Params
@@ -32,5 +32,6 @@ RULESET: Ruleset[Duel, DuelSetup, DuelCommand] = register(Ruleset(
     parse_setup=parse_setup, start=start, evolve=evolve, awaiting=awaiting,
     legal_commands=legal_commands, decide=decide, view=view, outcome=outcome,
     withhold_setup=withhold_setup, turn=turn, bots=BOTS, commands=COMMANDS, hooks=RESOLVING,
+    default_command=default_command,
     releases=Kept(Path(__file__).parent / "releases", content=Content, playing=playing, params=Params),
 ))

@@ -1,4 +1,5 @@
-"""Who a duel awaits, and what each seat may do now: exactly the commands `decide` accepts."""
+"""Who a duel awaits, what each seat may do now (exactly the commands `decide` accepts), and
+what the rules play for a seat whose clock ran out."""
 from __future__ import annotations
 
 import functools
@@ -48,3 +49,18 @@ def legal_commands(s: Duel, seat: str) -> list[DuelCommand]:
                                 if (cost_of(s, seat, rules.cards[c]) if modified else rules.cards[c].cost) <= energy]
     plays.append(_PASS)
     return plays
+
+
+_KEEP = Mulligan()
+
+
+def default_command(s: Duel, seat: str) -> DuelCommand:
+    """The move for an awaited seat whose clock ran out (README, "seed silent: clocks"): keep
+    the whole hand at the mulligan, pass in combat, and in the end step discard the first card
+    of the hand by id (the first listed), the one step that has no passive move. It reads only
+    the seat's own hand, so it tells nobody anything."""
+    if s.phase == "mulligan":
+        return _KEEP
+    if s.phase == "discard":
+        return _card_commands(content())[1][min(s.side(seat).hand)]
+    return _PASS

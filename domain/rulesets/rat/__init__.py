@@ -14,7 +14,7 @@ from .carry import SetRules
 from .commands import CODEC, Act
 from .content import AI_LEVELS, CONTENT, Content, playing
 from .evolve import evolve
-from .legal import awaiting, legal_commands
+from .legal import awaiting, default_command, legal_commands
 from .resolver import RESOLVING
 from .setup import DEFAULT_SETUP, RatSetup, parse_setup, seal_setup, table, unseal_setup
 from .start import start
@@ -36,6 +36,7 @@ RULESET: Ruleset[Rat, RatSetup, Act] = register(Ruleset(
     },
     parse_setup=parse_setup, start=start, evolve=evolve, awaiting=awaiting,
     legal_commands=legal_commands, decide=rules.decide, view=view, outcome=rules.outcome,
+    default_command=default_command,
     table=table, sealing=Sealing(seal_setup, unseal_setup), set_rules=SetRules(), turn=rules.turn,
     memory_known=memory_known, bots=BOTS, commands=rules.COMMANDS, hooks=RESOLVING,
     releases=Kept(Path(__file__).parent / "releases", content=Content, playing=playing, params=Params, rules=Rules),

@@ -1,5 +1,6 @@
-"""Who rat awaits, who plans next, what each entity may choose, and which targets each action
-allows. `legal_commands`, `decide` and the enemy AI all read these, so they agree exactly."""
+"""Who rat awaits, who plans next, what each entity may choose, which targets each action
+allows, and the plan a seat whose clock ran out makes. `legal_commands`, `decide` and the
+enemy AI all read these, so they agree exactly."""
 from __future__ import annotations
 
 from domain.engine.errors import RuleViolation
@@ -19,6 +20,25 @@ def legal_commands(s: Rat, seat: str) -> list[Act]:
     side = s.seat_side(seat)
     waiting = to_plan(s, side) if side else []
     return list(options(s, s.entities[waiting[0]])) if waiting else []
+
+
+def default_command(s: Rat, seat: str) -> Act:
+    """The plan for a seat whose clock ran out (README, "seed silent: clocks"): its next entity
+    in queue order PROTECTs itself, the seed's "traditional jRPG block command" (2.2). One
+    without PROTECT (WILDCARD, FEATHERED_HEAD, the enemies) takes its first intrinsic action,
+    STRIKE on the first foe in entity order, which spends no PP and no consumable. It is one of
+    that entity's options, read from the seat's own side and the public board."""
+    side = s.seat_side(seat)
+    waiting = to_plan(s, side) if side else []
+    if not waiting:
+        raise RuleViolation(f"{seat} has nothing to choose now")
+    e = s.entities[waiting[0]]
+    found = options(s, e)
+    block = Act(actor=e.id, action="protect", target=e.id)
+    if block in found:
+        return block
+    actions = content().actions
+    return next((o for o in found if actions[o.action].kind == "intrinsic"), found[0])
 
 
 def stopped(s: Rat, e: Entity) -> str:

@@ -14,7 +14,7 @@ from .carry import SetRules
 from .commands import CODEC, RingCommand
 from .content import CONTENT, Content, playing
 from .evolve import evolve
-from .legal import awaiting, legal_commands
+from .legal import awaiting, default_command, legal_commands
 from .moves import RESOLVING
 from .setup import DEFAULT_SETUP, RingSetup, parse_setup, seal_setup, unseal_setup
 from .start import start
@@ -36,5 +36,6 @@ RULESET: Ruleset[Ring, RingSetup, RingCommand] = register(Ruleset(
     legal_commands=legal_commands, decide=rules.decide, view=view, outcome=rules.outcome,
     sealing=Sealing(seal_setup, unseal_setup), set_rules=SetRules(), turn=rules.turn,
     memory_known=memory_known, bots=BOTS, commands=rules.COMMANDS, hooks=RESOLVING,
+    default_command=default_command,
     releases=Kept(Path(__file__).parent / "releases", content=Content, playing=playing, params=Params),
 ))

@@ -13,7 +13,7 @@ from .commands import CODEC, SkirmishCommand
 from .content import CONTENT, Content, playing
 from .decide import COMMANDS, decide, outcome, turn
 from .evolve import evolve
-from .legal import awaiting, legal_commands
+from .legal import awaiting, default_command, legal_commands
 from .resolver import RESOLVING
 from .setup import DEFAULT_SETUP, SkirmishSetup, parse_setup
 from .start import start
@@ -34,6 +34,6 @@ RULESET: Ruleset[Skirmish, SkirmishSetup, SkirmishCommand] = register(Ruleset(
     parse_setup=parse_setup, start=start, evolve=evolve, awaiting=awaiting,
     legal_commands=legal_commands, decide=decide, view=view, outcome=outcome,
     turn=turn, memory_known=memory_known, bots=BOTS, anytime=frozenset({"forfeit"}),
-    commands=COMMANDS, hooks=RESOLVING,
+    commands=COMMANDS, hooks=RESOLVING, default_command=default_command,
     releases=Kept(Path(__file__).parent / "releases", content=Content, playing=playing, params=Params),
 ))

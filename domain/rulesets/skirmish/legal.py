@@ -1,11 +1,13 @@
-"""What a seat may do now: exactly the commands `decide` accepts."""
+"""What a seat may do now (exactly the commands `decide` accepts), and what the rules play for a
+seat whose clock ran out."""
 from __future__ import annotations
 
 from itertools import combinations
 
+from domain.engine.grid import Cell
 from domain.engine.mulligan import mulligan_picks
 
-from .board import distance
+from .board import board_of, distance
 from .cards import can_use
 from .combat import attackable, walk_targets
 from .commands import Attack, EndTurn, Field, Mulligan, Move, Place, Play, SkirmishCommand
@@ -29,7 +31,7 @@ def legal_commands(s: Skirmish, seat: str) -> list[SkirmishCommand]:
     if seat not in awaiting(s):
         return []
     if s.phase == "select":
-        return selections(s, seat)
+        return [*selections(s, seat)]
     if s.phase == "place":
         cells = free_zone(s, seat)
         return [Place(character=c, cell=tuple(cell.to_wire())) for c in unplaced(s, seat) for cell in cells]
@@ -38,7 +40,7 @@ def legal_commands(s: Skirmish, seat: str) -> list[SkirmishCommand]:
     return combat_commands(s, seat)
 
 
-def selections(s: Skirmish, seat: str) -> list[SkirmishCommand]:
+def selections(s: Skirmish, seat: str) -> list[Field]:
     team = [s.units[k] for k in s.player(seat).units]
     boss = [u.character for u in team if u.boss]
     return [Field(characters=tuple(u.character for u in pick)) for n in field_range(s, seat)
@@ -74,3 +76,31 @@ def plays(s: Skirmish, seat: str, card: Card, user: Unit) -> list[SkirmishComman
                    and (card.range is None or distance(s, user, u) <= card.range)]
     return [Play(card=card.id, character=user.character, target=t, exert=x) for t in targets for x in exerts]
 
+
+_KEEP = Mulligan()
+
+
+def default_command(s: Skirmish, seat: str) -> SkirmishCommand:
+    """The move for an awaited seat whose clock ran out (README, "seed silent: clocks"): end
+    the turn in combat, keep the whole starting hand; field as many characters as the mode
+    allows, the first in team order (the boss always); place the first unplaced character on
+    the back tile of its zone. It reads only the seat's own team, hand and placements, so it
+    tells nobody anything."""
+    if s.phase == "select":
+        picks = selections(s, seat)
+        widest = max(len(p.characters) for p in picks)
+        return next(p for p in picks if len(p.characters) == widest)
+    if s.phase == "place":
+        return Place(character=unplaced(s, seat)[0], cell=tuple(_back_tile(s, seat).to_wire()))
+    if s.phase == "mulligan":
+        return _KEEP
+    return EndTurn()
+
+
+def _back_tile(s: Skirmish, seat: str) -> Cell:
+    """The seat's free deployment tile farthest from the opponent's zone (its back row), the
+    first in reading order on a tie: the safest place to stand."""
+    board = board_of(s)
+    theirs = board.zone(opponent(seat))
+    return min(free_zone(s, seat),
+               key=lambda cell: (-min(board.grid.distance(cell, other) for other in theirs), cell))
