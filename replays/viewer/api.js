@@ -1,4 +1,7 @@
 // Talking to the Ringside API. Every refusal comes back as {error: {code, message, details}}.
+// Every answer also tells the page the server's time (servertime.js), which live clocks tick by.
+
+import { browserNow, noteAnswer } from "./servertime.js";
 
 export class ApiError extends Error {
   constructor(status, code, message, details = {}) {
@@ -20,14 +23,17 @@ export async function request(method, path, { token, query, body, signal } = {})
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body) headers["Content-Type"] = "application/octet-stream";
   let response;
+  const sentAt = browserNow();
   try {
     response = await fetch(url, { method, headers, body, cache: "no-store", signal });
   } catch (err) {
     signal?.throwIfAborted();
     throw new ApiError(0, "network", `cannot reach the server (${err.message})`);
   }
+  const receivedAt = browserNow();
   const payload = await response.json().catch(() => null);
   signal?.throwIfAborted();
+  noteAnswer({ nowMs: payload?.now_ms, date: response.headers.get("Date") }, sentAt, receivedAt);
   if (!response.ok) {
     const error = payload?.error ?? {};
     throw new ApiError(response.status, error.code ?? "http_error", error.message ?? `HTTP ${response.status}`,

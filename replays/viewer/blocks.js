@@ -50,11 +50,29 @@ export function headline(result, winnerName, facts) {
     el("div", { class: "facts" }, facts));
 }
 
-// "Winner: p1 · alice (knockout)", "Draw (turn limit)", or "" while the battle runs.
+// The engine's own reasons (a clock's), read as words; a ruleset's reasons are its own words.
+const REASONS = {
+  timeout: "on time",
+  no_first_move: "the other side never made its first move",
+  aborted_no_first_move: "a seat never made its first move",
+};
+
+// Why a battle ended, as words: "on time", "knockout", "turn limit".
+export function reasonText(reason) {
+  return REASONS[reason] ?? humanize(reason ?? "");
+}
+
+// A battle that ended without being played out (nobody wins, and it is not rated).
+export const isAborted = (result) => result?.reason === "aborted_no_first_move";
+
+// "Winner: p1 · alice (knockout)", "Winner: p2 · bob (on time)", "Draw (turn limit)",
+// "Aborted, unrated (a seat never made its first move)", or "" while the battle runs.
 export function outcomeText(result, winnerName) {
   if (!result) return "";
-  const why = humanize(result.reason ?? "");
-  if (result.winner === null || result.winner === undefined) return `Draw (${why})`;
+  const why = reasonText(result.reason);
+  if (result.winner === null || result.winner === undefined) {
+    return isAborted(result) ? `Aborted, unrated (${why})` : `Draw (${why})`;
+  }
   return `Winner: ${winnerName(result.winner)} (${why})`;
 }
 

@@ -2,7 +2,8 @@
 // showList returns the way to leave it: no more refreshes, and the one under way is cancelled.
 
 import { getJSON } from "./api.js";
-import { clear, el, humanize, playerName } from "./widgets.js";
+import { isAborted, reasonText } from "./blocks.js";
+import { clear, el, playerName } from "./widgets.js";
 
 const REFRESH_MS = 5000;
 
@@ -50,6 +51,6 @@ function players(map) {
 function result(battle) {
   const outcome = battle.outcome;
   if (!outcome) return "running";
-  if (outcome.winner === null) return `draw · ${humanize(outcome.reason)}`;
-  return `${playerName(battle.players[outcome.winner]) || outcome.winner} won · ${humanize(outcome.reason)}`;
+  if (outcome.winner === null) return `${isAborted(outcome) ? "aborted" : "draw"} · ${reasonText(outcome.reason)}`;
+  return `${playerName(battle.players[outcome.winner]) || outcome.winner} won · ${reasonText(outcome.reason)}`;
 }

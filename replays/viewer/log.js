@@ -1,7 +1,9 @@
 // The event-log panel: one row per event as the server sent it for this perspective (hidden
 // fields arrive as null and are shown as "hidden"), a filter, click-to-seek, the current
-// event highlighted, and the current event's full data below the list.
+// event highlighted, and the current event's full data below the list. A clock event reads
+// as a sentence ("p2 ran out of time: forfeit"); the clock facts closing each batch are dimmed.
 
+import { CLOCK_FACTS, clockEventLine } from "./clocks.js";
 import { clear, el } from "./widgets.js";
 
 const SUMMARY_CHARS = 110;
@@ -52,11 +54,13 @@ export class EventLog {
 
   row(event) {
     const dot = event.type.indexOf(".");
-    const node = el("li", { data: { seq: event.seq, type: event.type }, title: "Click to seek here" },
+    const line = clockEventLine(event);
+    const kind = line === null ? null : CLOCK_FACTS.has(event.type) ? "clock-fact" : "clock-event";
+    const node = el("li", { class: kind, data: { seq: event.seq, type: event.type }, title: "Click to seek here" },
       el("span", { class: "ev-seq", text: event.seq }),
       el("span", { class: "ev-type" },
         el("span", { class: "ev-ns", text: event.type.slice(0, dot + 1) }), event.type.slice(dot + 1)),
-      el("span", { class: "ev-data", text: summary(event) }));
+      el("span", { class: "ev-data", text: line ?? summary(event) }));
     if (event.seq > this.current) node.classList.add("future");
     this.decorate(node);
     return node;

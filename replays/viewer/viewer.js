@@ -2,6 +2,7 @@
 // come in the URL's #token= fragment, which never reaches the server's logs), and a replay
 // file dropped anywhere on the page is played from the file.
 
+import { ClockTicker, clockNotice, clockStrip } from "./clocks.js";
 import { Controls, bindKeys } from "./controls.js";
 import { hintsFor, loadGame } from "./games.js";
 import { LiveFeed } from "./live.js";
@@ -30,6 +31,7 @@ class App {
     this.views = new Map();
     this.generation = 0;       // answers asked for under an older source or perspective are dropped
     this.player = new Player((seq) => this.loadView(seq));
+    this.ticker = new ClockTicker((view) => this.atLiveHead(view));
     this.log = new EventLog($("#log-panel"), (seq) => this.player.seek(seq));
     this.controls = new Controls($("#controls"), this.player,
       { onFollow: () => this.follow(), onMessage: (text) => this.toast(text) });
@@ -126,7 +128,16 @@ class App {
     if (!view) return;
     const panel = $("#state");
     panel.dataset.seq = view.seq;
-    clear(panel, renderView(view, hintsFor(view.ruleset)));
+    const clocks = clockStrip(view, clockNotice(this.log.events, view));
+    clear(panel, clocks, renderView(view, hintsFor(view.ruleset)));
+    this.ticker.attach(clocks, view);
+  }
+
+  // Whether `view` is the running battle as it stands now, so its running clocks tick (any
+  // other seq shows them as recorded then).
+  atLiveHead(view) {
+    const { seq, head } = this.player;
+    return this.source?.kind === "server" && this.controls.live && !view.outcome && view.seq === seq && seq >= head;
   }
 
   moved() {
