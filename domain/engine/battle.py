@@ -265,16 +265,17 @@ def decide_batch(ruleset: Ruleset[Any], state: BattleState, seat: str, command: 
 
 
 def check_time(clock: ClockState, seat: str, at_ms: int) -> None:
-    """A command from `seat` accepted at `at_ms`: refused once its time (and grace) ran out.
-    Time never goes back within a battle."""
+    """A command from `seat` accepted at `at_ms`: refused once its time (and grace) ran out,
+    and while another seat's has: that seat's timeout comes first, so that no command can
+    end or restart a clock that had already run out. Time never goes back within a battle."""
     if at_ms < clock.at_ms:
         raise RuleViolation(f"the time {at_ms} is before the battle's last recorded time {clock.at_ms}")
-    seat_clock = clock.seats.get(seat)
-    ends = expiry(clock.spec, seat_clock) if seat_clock is not None else None
-    if ends is not None and at_ms >= ends:
-        raise TimeOut(f"{seat}'s time ran out at {ends - clock.spec.grace_ms} (ms since the epoch, with "
-                      f"{clock.spec.grace_ms} ms of grace); the server records the timeout",
-                      seat=seat, deadline_ms=ends - clock.spec.grace_ms)
+    for who in sorted(clock.seats, key=lambda s: s != seat):     # the acting seat first
+        ends = expiry(clock.spec, clock.seats[who])
+        if ends is not None and at_ms >= ends:
+            raise TimeOut(f"{who}'s time ran out at {ends - clock.spec.grace_ms} (ms since the epoch, with "
+                          f"{clock.spec.grace_ms} ms of grace); the server records the timeout",
+                          seat=who, deadline_ms=ends - clock.spec.grace_ms)
 
 
 def clocked(ruleset: Ruleset[Any], before: BattleState, actor: str, at_ms: int, *,

@@ -83,7 +83,7 @@ def parse_clock(raw: object) -> ClockSpec | None:
     if not isinstance(raw, Mapping):
         raise InvalidInput("clock", f"a preset ({', '.join(PRESETS)}) or an object of {', '.join(FIELDS)}")
     fields = dict(raw)
-    base = msgspec.to_builtins(_preset(fields.pop("preset"))) if "preset" in fields else {}
+    base = msgspec.to_builtins(_preset(fields.pop("preset"), "clock.preset")) if "preset" in fields else {}
     for name, value in fields.items():
         if name not in FIELDS:
             raise InvalidInput(f"clock.{clip_name(name)}", f"unknown clock field; expected preset, {', '.join(FIELDS)}")
@@ -97,12 +97,14 @@ def parse_clock(raw: object) -> ClockSpec | None:
 
 
 def clip_name(name: object) -> str:
-    return str(name)[:40].encode("utf-8", "backslashreplace").decode("utf-8")
+    """A field name fit to quote in an error: JSON keys are text; anything else by its type."""
+    text = name if isinstance(name, str) else type(name).__name__
+    return text[:40].encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def _preset(name: object) -> ClockSpec:
+def _preset(name: object, field: str = "clock") -> ClockSpec:
     if not isinstance(name, str) or name not in PRESETS:
-        raise InvalidInput("clock", f"unknown preset {quote(name)}; presets: {', '.join(PRESETS)}")
+        raise InvalidInput(field, f"unknown preset {quote(name)}; presets: {', '.join(PRESETS)}")
     return PRESETS[name]
 
 

@@ -52,11 +52,13 @@ def decide_timeout(ruleset: Ruleset[Any], state: BattleState, seat: str,
     side_seats = dict(state.table.sides)[side]
     what = consequence(clock.spec, clock.seats, seat, side_seats, found.kind, clock.first_move_loses,
                        ruleset.default_command is not None)
+    if what == "auto":
+        try:
+            return _automatic(ruleset, state, seat, at_ms)
+        except RuleViolation:       # rules whose default is not legal here must not hold the battle up
+            what = "forfeit"
     first = record(state.chain, state.seq + 1, TimedOut(seat=seat, at_ms=at_ms, consequence=what))
     state, out = fold(ruleset, state, first), [first]
-    if what == "auto":
-        return close_batch(ruleset, automatic_moves(ruleset, state, seat, out), out,
-                           clocked(ruleset, state, seat, at_ms, automatic=True))
     others = [s for s in state.table.side_ids if s != side]
     if what == "abort":
         winner, reason = None, ABORTED
@@ -65,6 +67,13 @@ def decide_timeout(ruleset: Ruleset[Any], state: BattleState, seat: str,
         reason = TIME_FORFEIT if found.kind == "time" else NO_FIRST_MOVE
     ended = record(state.chain, state.seq + 1, BattleEnded(winner=winner, reason=reason, seed=state.created.seed or ""))
     return fold(ruleset, state, ended), [*out, ended]
+
+
+def _automatic(ruleset: Ruleset[Any], state: BattleState, seat: str, at_ms: int) -> tuple[BattleState, list[Recorded]]:
+    first = record(state.chain, state.seq + 1, TimedOut(seat=seat, at_ms=at_ms, consequence="auto"))
+    state, out = fold(ruleset, state, first), [first]
+    return close_batch(ruleset, automatic_moves(ruleset, state, seat, out), out,
+                       clocked(ruleset, state, seat, at_ms, automatic=True))
 
 
 def automatic_moves(ruleset: Ruleset[Any], state: BattleState, seat: str, out: list[Recorded]) -> BattleState:
