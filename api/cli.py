@@ -12,7 +12,7 @@ import typer
 from rich.progress import Progress
 
 from domain.ai import get_policy
-from domain.ai.match import play, seeded_bytes
+from domain.ai.match import DEFAULT_THINK_MS, play, seeded_bytes
 from domain.battles import Battles, utc_now
 from domain.engine.battle import parse_battle_setup, seat_table
 from domain.engine.errors import RingsideError
@@ -26,6 +26,7 @@ from replays.verify import verify
 from .adapters.click import invoke
 from .cli_audit import audit_app, export_set, log, replay_import
 from .cli_bot import POLICY_NAMES, bot
+from .cli_clock import CLOCK_HELP, THINK_HELP, Pace, preset_lines, preset_rows, read_clock, read_think
 from .cli_errors import clean_errors, fail, perspective
 from .cli_projections import projections_app
 from .cli_serve import serve
@@ -76,14 +77,19 @@ def out_json(value: Any) -> None:
 @app.command()
 @clean_errors
 def rulesets(as_json: bool = AS_JSON) -> None:
-    """List the rulesets."""
-    rows = [{"id": r.id, "version": r.version, "content_hash": r.content_hash, "seats": list(r.default_table().seats)}
-            for r in all_rulesets().values()]
+    """List the rulesets, each with the clock it recommends, and the clock presets."""
+    rows: list[dict[str, Any]] = [
+        {"id": r.id, "version": r.version, "content_hash": r.content_hash, "seats": list(r.default_table().seats),
+         "recommended_clock": r.recommended_clock} for r in all_rulesets().values()]
     if as_json:
-        out_json(rows)
+        out_json({"rulesets": rows, "clock_presets": preset_rows()})
         return
     for row in rows:
-        typer.echo(f"{row['id']:<12} {row['version']:<8} content {row['content_hash']}  seats {','.join(row['seats'])}")
+        typer.echo(f"{row['id']:<12} {row['version']:<8} content {row['content_hash']}  seats {','.join(row['seats'])}"
+                   f"  clock {row['recommended_clock'] or '-'}")
+    typer.echo("")
+    for line in preset_lines():
+        typer.echo(line)
 
 
 @app.command()
@@ -99,7 +105,9 @@ def simulate(ruleset: str = typer.Option(..., help="Ruleset id."),
              games: int = typer.Option(None, "--set", min=1, max=99,
                                        help="Play sets of this many battles instead (--battles sets)."),
              mode: str = typer.Option(MODES[0], help=f"Set mode, one of {', '.join(MODES)}: best_of stops at a "
-                                                      "majority, all plays every battle.")) -> None:
+                                                      "majority, all plays every battle."),
+             clock: str = typer.Option(None, "--clock", metavar="PRESET_OR_JSON", help=CLOCK_HELP),
+             think_ms: str = typer.Option(None, "--think-ms", metavar="MS[,MS...]", help=THINK_HELP)) -> None:
     """Play bot-vs-bot battles (or sets of battles) and store them."""
     rs = get_ruleset(ruleset)
     raw_setup = read_setup(rs, setup)
@@ -108,26 +116,39 @@ def simulate(ruleset: str = typer.Option(..., help="Ruleset id."),
     if len(names) != len(seats):
         fail(f"--bots needs {len(seats)} policies, one per seat ({','.join(seats)})")
     policies = {seat: get_policy(name.strip(), rs.id) for seat, name in zip(seats, names)}
+    spec = read_clock(clock)
+    if spec is None and think_ms is not None:
+        fail("--think-ms paces clocked battles: give --clock too")
+    pace = Pace(spec, read_think(think_ms, seats, DEFAULT_THINK_MS))
     if games is not None:
         if mode not in MODES:
             fail(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
-        simulate_sets(rs.id, policies, battles, games, mode, seed, raw_setup, db, as_json, show_log)
+        simulate_sets(rs.id, policies, battles, games, mode, seed, raw_setup, db, as_json, show_log, pace)
         return
-    ids, events, started = [], 0, time.perf_counter()
+    simulate_battles(rs, policies, battles, seed, raw_setup, db, as_json, show_log, pace)
+
+
+def simulate_battles(rs: Ruleset[Any], policies: dict[str, Any], count: int, seed: str, raw_setup: Any,
+                     db: str | None, as_json: bool, show_log: bool, pace: Pace) -> None:
+    ids, events, timeouts, started = [], 0, 0, time.perf_counter()
     with Battles(db) as store, progress_display(as_json) as progress:
-        task = progress.add_task(f"{rs.id} battles", total=battles)
-        for i in range(battles):
+        task = progress.add_task(f"{rs.id} battles", total=count)
+        for i in range(count):
             match = play(rs, policies, battle_id=str(uuid.uuid4()), revealed=seeded_bytes(seed, "seed", i),
-                         bot_seed=seeded_bytes(seed, "bots", i), setup=raw_setup, created_at=utc_now())
+                         bot_seed=seeded_bytes(seed, "bots", i), setup=raw_setup, created_at=utc_now(),
+                         clock=pace.clock, think_ms=pace.think_ms)
             store.save_battle(match.records, match.state)
             ids.append(match.state.battle_id)
             events += len(match.records)
+            timeouts += match.timeouts
             progress.advance(task)
         seconds = round(time.perf_counter() - started, 3)
         if as_json:
-            out_json({"battles": battles, "battle_ids": ids, "events": events, "seconds": seconds})
+            out_json({"battles": count, "battle_ids": ids, "events": events, "seconds": seconds,
+                      **({"timeouts": timeouts} if pace.clock is not None else {})})
         else:
-            typer.echo(f"stored {battles} {rs.id} battles, {events} events, in {seconds}s")
+            timed = f", {timeouts} timeouts" if pace.clock is not None else ""
+            typer.echo(f"stored {count} {rs.id} battles, {events} events{timed}, in {seconds}s")
             for bid in ids:
                 typer.echo(bid)
         if show_log:
@@ -136,14 +157,14 @@ def simulate(ruleset: str = typer.Option(..., help="Ruleset id."),
 
 
 def simulate_sets(ruleset_id: str, policies: dict[str, Any], count: int, games: int, mode: str, seed: str,
-                  raw_setup: Any, db: str | None, as_json: bool, show_log: bool) -> None:
+                  raw_setup: Any, db: str | None, as_json: bool, show_log: bool, pace: Pace) -> None:
     set_ids, ids, events, started = [], [], 0, time.perf_counter()
     with Battles(db) as store, progress_display(as_json) as progress:
         sets = Sets(store)
         task = progress.add_task(f"{ruleset_id} sets", total=count)
         for number in range(count):
             done = sets.simulate(ruleset_id, policies, games=games, mode=mode, seed=seed, setup=raw_setup,
-                                 number=number)
+                                 number=number, clock=pace.clock, think_ms=pace.think_ms)
             set_ids.append(done.set_id)
             ids += [b.battle_id for b in done.battles]
             events += sum(store.load(b.battle_id).seq for b in done.battles)

@@ -3,10 +3,19 @@
 The bot reads what its seat may know (its view, its legal commands, and its AI memory when
 the policy uses one), acts when the battle awaits its seat, and otherwise waits on the
 battle's event stream instead of polling.
+
+In a clocked battle it reads its seat's time left from the view's `clock` (a running clock
+ticks down from the view's `at_ms`; the bot's wall clock is taken to agree with the server's).
+No policy has a think budget: each chooses at once, so a move costs its round trips, and
+each request of a move may take at most half the seat's time left. It waits for the other
+seats for `--wait` seconds, or for as long as their running clocks (and grace) have left, as
+the server ends their turn by then; a move refused with `time_out` waits for the server's
+timeout instead of trying again.
 """
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 import httpx
@@ -16,16 +25,25 @@ from domain.ai import get_policy, policy_names
 from domain.ai.match import seeded_bytes
 from domain.ai.memory import Memory
 from domain.engine.rng import Rng
+from domain.writer import wall_ms
 
 from .cli_errors import fail
 
 
 # Every registered policy, for the help of --policy and --bots.
 POLICY_NAMES = ", ".join(policy_names())
+MOVE_SHARE = 0.5                # of the seat's time left, the most one request of a move may take
+MIN_REQUEST_SECONDS = 0.5
+WAIT_MARGIN_SECONDS = 5.0       # past the others' time and grace: the server's timeout is on its way
 
 
 class BotError(Exception):
     pass
+
+
+def _timeout(seconds: float | None) -> Any:
+    """A request's own timeout, or (None) the client's."""
+    return httpx.USE_CLIENT_DEFAULT if seconds is None else seconds
 
 
 class SeatClient:
@@ -34,12 +52,12 @@ class SeatClient:
         self.http = httpx.Client(base_url=url.rstrip("/"), timeout=timeout,
                                  headers={"Authorization": f"Bearer {token}"})
 
-    def get(self, path: str) -> Any:
-        return self._check(self.http.get(f"/battles/{self.battle_id}{path}"))
+    def get(self, path: str, timeout: float | None = None) -> Any:
+        return self._check(self.http.get(f"/battles/{self.battle_id}{path}", timeout=_timeout(timeout)))
 
-    def act(self, command: dict[str, Any], expected_seq: int) -> httpx.Response:
+    def act(self, command: dict[str, Any], expected_seq: int, timeout: float | None = None) -> httpx.Response:
         return self.http.post(f"/battles/{self.battle_id}/commands", json={"command": command, "expected_seq": expected_seq},
-                              headers={"Idempotency-Key": uuid.uuid4().hex})
+                              headers={"Idempotency-Key": uuid.uuid4().hex}, timeout=_timeout(timeout))
 
     def wait_after(self, seq: int, timeout: float) -> None:
         """Block until the stream shows an event after `seq` (or the battle's end)."""
@@ -63,22 +81,67 @@ class SeatClient:
         return None if streamed else response.json()
 
 
+def time_left_ms(clock: Mapping[str, Any] | None, seat: str, now_ms: int) -> int | None:
+    """The seat's time left at `now_ms`, from a view's `clock` (None: no clock, or no such seat)."""
+    if not clock or seat not in clock["seats"]:
+        return None
+    found = clock["seats"][seat]
+    elapsed = max(0, now_ms - clock["at_ms"]) if found["running"] else 0
+    return max(0, found["remaining_ms"] - elapsed)
+
+
+def move_timeout(clock: Mapping[str, Any] | None, seat: str, now_ms: int, wait: float) -> float:
+    """The most one request of the seat's move may take: `wait`, or half its time left."""
+    left = time_left_ms(clock, seat, now_ms)
+    if left is None:
+        return wait
+    return max(MIN_REQUEST_SECONDS, min(wait, MOVE_SHARE * left / 1000))
+
+
+def others_wait(clock: Mapping[str, Any] | None, seat: str, now_ms: int, wait: float) -> float:
+    """How long to wait for the other seats: `wait`, or longer while a running clock of theirs
+    (and its grace) has time left, since the server records their timeout by then."""
+    if not clock:
+        return wait
+    running = [time_left_ms(clock, other, now_ms) or 0 for other, found in clock["seats"].items()
+               if other != seat and found["running"]]
+    if not running:
+        return wait
+    return max(wait, (max(running) + clock["spec"]["grace_ms"]) / 1000 + WAIT_MARGIN_SECONDS)
+
+
+def refused_for_time(response: httpx.Response) -> bool:
+    try:
+        return bool(response.json()["error"]["code"] == "time_out")
+    except Exception:
+        return False
+
+
 def play_seat(client: SeatClient, policy_name: str, seed: str, wait_seconds: float) -> dict[str, Any]:
     view = client.get("")
     policy = get_policy(policy_name, view["ruleset"])
     rng = Rng(seeded_bytes(seed, "bot", client.battle_id))
+    clocked = "clock" in view
     while True:
         legal = client.get("/legal")
         if legal["ended"]:
             return client.get("")
+        view = client.get("") if policy.needs_view or clocked else {}
+        clock, seat = view.get("clock"), legal["seat"]
         if not legal["legal"]:
-            client.wait_after(legal["seq"], wait_seconds)
+            client.wait_after(legal["seq"], others_wait(clock, seat, wall_ms(), wait_seconds))
             continue
-        view = client.get("")["state"] if policy.needs_view else None
-        memory = Memory.from_json({"actions_at_turn": 0, **client.get("/memory")}) if policy.needs_memory else None
-        choice = policy.choose(view, legal["legal"], rng, memory)
-        response = client.act(choice, legal["seq"])
+        budget = move_timeout(clock, seat, wall_ms(), wait_seconds)
+        try:
+            memory = Memory.from_json({"actions_at_turn": 0, **client.get("/memory", budget)}) \
+                if policy.needs_memory else None
+            choice = policy.choose(view["state"] if policy.needs_view else None, legal["legal"], rng, memory)
+            response = client.act(choice, legal["seq"], budget)
+        except httpx.ReadTimeout:
+            continue            # past its share of the seat's time: look again (expected_seq refuses a repeat)
         if response.status_code == 409:
+            if refused_for_time(response):      # the server records the timeout: wait for it
+                client.wait_after(legal["seq"], wait_seconds)
             continue            # the battle moved on (the other seat acted): look again
         SeatClient._check(response)
 
@@ -88,7 +151,8 @@ def bot(url: str = typer.Option(..., help="Base URL of the Ringside service."),
         token: str = typer.Option(..., help="This seat's token."),
         policy: str = typer.Option("random", help=f"Bot policy: {POLICY_NAMES}."),
         seed: str = typer.Option("0", help="Seed of the bot's own choices."),
-        wait: float = typer.Option(60.0, help="Seconds to wait for the other side before giving up.")) -> None:
+        wait: float = typer.Option(60.0, help="Seconds to wait for the other side before giving up (in a clocked "
+                                               "battle, longer while the other side's clock runs).")) -> None:
     """Play one seat of a battle over HTTP until it ends."""
     client = SeatClient(url, battle, token, timeout=wait)
     try:

@@ -6,8 +6,13 @@
   rules' own AI) is not rated: it plays as a fixed anchor of the default rating, never
   updated, so a party's rating measures how reliably it beats the rules' AI. A battle outside
   a set is rated when it ends; a set is rated once, when it ends, by its result. The ranking is by ordinal (mu - 3 sigma).
+  A battle aborted because a seat never made its first move (`ABORTED`) is not rated: nobody
+  played it, so it changes no rating and no leaderboard. A timeout that forfeits is a win
+  like any other. (In a set a seat that never moves loses the battle instead, and the set is
+  rated by its result.)
 - `history`: each player's battles and sets, with the seat and side they played and the
-  result of that side.
+  result of that side: `win`, `loss`, `draw`, or `aborted`; and, for every battle, the
+  reason it ended (`reasons`, such as `timeout` or `aborted_no_first_move`).
 
 Players are listed by id; a house seat as `house:<policy>`.
 """
@@ -21,6 +26,7 @@ from domain.engine.battle import BattleCreated, BattleEnded, seat_table
 from domain.engine.events import Recorded
 from domain.engine.ruleset import get_ruleset
 from domain.engine.table import Table, player_id
+from domain.engine.timeouts import ABORTED
 from domain.sets import SetBattleStarted, SetCreated, SetEnded
 
 from .base import Projection
@@ -40,8 +46,18 @@ def seated(players: Mapping[str, Any], table: Table) -> dict[str, Any]:
     return {side: [[seat, player_id(players[seat])] for seat in seats] for side, seats in table.sides}
 
 
-def result_of(side: str, winner: str | None) -> str:
+ABORTED_RESULT = "aborted"
+
+
+def result_of(side: str, winner: str | None, reason: str | None = None) -> str:
+    if reason == ABORTED:
+        return ABORTED_RESULT
     return "draw" if winner is None else ("win" if winner == side else "loss")
+
+
+def rated(event: BattleEnded) -> bool:
+    """Whether a battle's end changes ratings: not when it was aborted before anyone played."""
+    return event.reason != ABORTED
 
 
 def ordinal(row: dict[str, Any]) -> float:
@@ -73,7 +89,7 @@ class Leaderboards(Projection):
         if isinstance(event, BattleEnded):
             pending = self.store.hget(self.key("pending"), owner_id)
             ops: list[Op] = [HDel(self.key("pending"), owner_id), HDel(self.key("in-set"), owner_id)]
-            if pending is not None and self.store.hget(self.key("in-set"), owner_id) is None:
+            if pending is not None and self.store.hget(self.key("in-set"), owner_id) is None and rated(event):
                 ops += self.rate(pending["ruleset"], pending["sides"], event.winner)
             return ops
         if isinstance(event, SetEnded):
@@ -131,7 +147,10 @@ class PlayerHistory(Projection):
                     HSet(self.key("sides"), owner_id, sides)]
         if isinstance(event, (BattleEnded, SetEnded)):
             played = self.store.hget(self.key("sides"), owner_id) or {}
-            return [*(HSet(self.key(player, "results"), owner_id, result_of(side, event.winner))
-                      for side, members in played.items() for _, player in members),
-                    HDel(self.key("sides"), owner_id)]
+            reason = event.reason if isinstance(event, BattleEnded) else None
+            players = [(side, player) for side, members in played.items() for _, player in members]
+            reasons = [] if reason is None else [HSet(self.key(player, "reasons"), owner_id, reason)
+                                                 for _, player in players]
+            return [*(HSet(self.key(player, "results"), owner_id, result_of(side, event.winner, reason))
+                      for side, player in players), *reasons, HDel(self.key("sides"), owner_id)]
         return []

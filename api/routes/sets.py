@@ -25,6 +25,7 @@ class SetOut(BaseModel):
     players: dict[str, str | dict[str, str]]      # a player id per seat, or {"bot": policy} for a house seat
     games: int
     mode: str
+    clock: dict[str, Any] | None                  # the clock every battle runs (its fields); null for none
     battles: list[dict[str, Any]]                 # each with its head hash once that battle is public
     score: dict[str, int]                         # wins per side
     winner: str | None
@@ -37,12 +38,14 @@ class SetOut(BaseModel):
 def create_set(body: CreateSet, request: Request) -> Response:
     """A set of `games` battles (`mode` best_of stops at a majority); its seat tokens (one per
     seat a person plays, none for a house seat) act in every battle of the set, each started as
-    the one before it ends."""
+    the one before it ends. With a `clock` (as `POST /battles` takes it) every battle runs it:
+    a seat that never makes its first move loses that battle, and a timeout loses it
+    (`forfeit`) or has the rules play on (`auto`)."""
     services = request.app.state.services
     require_admin(request, services)
     setup = body.full_setup(get_ruleset(body.ruleset).fresh_setup())
     made = services.sets.create(body.ruleset, body.player_entries(), setup, games=body.games, mode=body.mode,
-                                seed_nonces=body.seed_nonces, private=body.private)
+                                seed_nonces=body.seed_nonces, private=body.private, clock=body.clock)
     return json_response({"set_id": made.set_id, "battle_id": made.battle_id, "seat_tokens": made.seat_tokens,
                           "seed_commitment": made.seed_commitment}, status=201)
 

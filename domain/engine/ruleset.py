@@ -18,6 +18,7 @@ whether it exists:
 | `anytime`: command types any seat may send whenever the battle runs (a forfeit) | none |
 | `releases`: earlier versions this code still plays (`domain.engine.releases.Kept`) | none |
 | `default_command(state, seat)`: the move the rules play for a seat whose clock ran out (`auto`) | none: a timeout forfeits |
+| `recommended_clock`: the clock preset the game plays best with (`GET /rulesets`; advice only) | none |
 
 Two parts every game declares that the engine reads only to check and explain them: `commands`,
 the command -> handler table its `decide` dispatches through (`domain.engine.dispatch`), and
@@ -36,6 +37,7 @@ import msgspec
 from typing_extensions import TypeVar
 
 from .bots import BotFactory
+from .clock import PRESETS
 from .decision import Decision, Outcome
 from .errors import UnknownRuleset, quote
 from .events import Command, CommandCodec, Event, Seat, Viewer
@@ -142,6 +144,14 @@ class Ruleset(Generic[S, P, C]):
     # clock says `auto` (end the turn, pass, keep the whole hand): legal in every state that
     # awaits the seat, and chosen from what the seat may see, so it tells nobody anything.
     default_command: Callable[[S, Seat], C] | None = None
+    # The clock preset the game plays best with, shown to whoever creates a battle (`GET
+    # /rulesets`, `ringside rulesets`). Advice only: a battle runs a clock only when asked.
+    recommended_clock: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.recommended_clock is not None and self.recommended_clock not in PRESETS:
+            raise ValueError(f"{self.id}: recommended_clock {self.recommended_clock!r} is not a clock preset; "
+                             f"presets: {', '.join(PRESETS)}")
 
     @property
     def earlier_versions(self) -> list[str]:

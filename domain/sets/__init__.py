@@ -9,10 +9,10 @@
 from .decide import BattleResult, SetDecision, battle_setup, carry_after, decide_battle_end, start_battle
 from .events import MODES, SetBattleFinished, SetBattleStarted, SetCreated, SetEnded
 from .service import CreatedSet, Sets, UnknownSet
-from .state import SetBattle, SetState, chain_events, evolve_set, score, set_over, set_winner
+from .state import SET_CLOCK, SetBattle, SetState, chain_events, evolve_set, score, set_clock, set_over, set_winner
 from .sweep import SetSweep
 
-__all__ = ["MODES", "BattleResult", "CreatedSet", "SetBattle", "SetBattleFinished", "SetBattleStarted",
-           "SetCreated", "SetDecision", "SetEnded", "SetState", "SetSweep", "Sets", "UnknownSet",
-           "battle_setup", "carry_after", "chain_events", "decide_battle_end", "evolve_set", "score", "set_over",
-           "set_winner", "start_battle"]
+__all__ = ["MODES", "SET_CLOCK", "BattleResult", "CreatedSet", "SetBattle", "SetBattleFinished",
+           "SetBattleStarted", "SetCreated", "SetDecision", "SetEnded", "SetState", "SetSweep", "Sets", "UnknownSet",
+           "battle_setup", "carry_after", "chain_events", "decide_battle_end", "evolve_set", "score", "set_clock",
+           "set_over", "set_winner", "start_battle"]

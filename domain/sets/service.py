@@ -24,9 +24,10 @@ import msgspec
 from eventsourcing.persistence import IntegrityError
 
 from domain.ai import check_house_players
-from domain.ai.match import house_players, play, seeded_bytes
+from domain.ai.match import DEFAULT_THINK_MS, house_players, play, seeded_bytes
 from domain.battles import Battles, token_hash, utc_now
 from domain.engine.battle import BattleState, battle_options, check_inputs, open_battle, seal_setup
+from domain.engine.clock import ClockSpec, parse_clock
 from domain.engine.errors import RingsideError, SetupError
 from domain.engine.events import Recorded
 from domain.engine.ruleset import Ruleset, get_ruleset, ruleset_of
@@ -35,7 +36,7 @@ from domain.store import SET_MEMBERSHIP_TOPIC, StoredBlob, StoredRecord
 
 from .decide import BattleResult, SetDecision, battle_setup, decide_battle_end, start_battle
 from .events import MODES, SetBattleFinished, SetCreated, SetEnded
-from .state import SetState, chain_events, evolve_set, score
+from .state import SET_CLOCK, SetState, chain_events, evolve_set, score, set_clock
 
 MEMBERSHIP_NS = uuid.UUID("0d3f6a52-7f3e-4d7c-8f7e-5f2b9c1e4a20")
 
@@ -89,11 +90,13 @@ class Sets:
     # -- writing ---------------------------------------------------------------------------
     def create(self, ruleset_id: str, players: Mapping[str, Any], setup: Mapping[str, Any] | None = None, *,
                games: int = 3, mode: str = "best_of", seed_nonces: Mapping[str, str] | None = None,
-               private: bool = False, set_id: str | None = None) -> CreatedSet:
+               private: bool = False, set_id: str | None = None,
+               clock: ClockSpec | Mapping[str, Any] | str | None = None) -> CreatedSet:
         """A set and its first battle. A token per seat a person plays acts in every battle; a
-        house seat gets none."""
+        house seat gets none. With a `clock` (a preset's name or its fields) every battle runs
+        it, and a seat that never makes its first move loses that battle."""
         ruleset = get_ruleset(ruleset_id)
-        created = self._created(ruleset, players, setup, games, mode, private, set_id, seed_nonces)
+        created = self._created(ruleset, players, setup, games, mode, private, set_id, seed_nonces, clock)
         tokens = {seat: secrets.token_urlsafe(32) for seat in human_seats(created.players)}
         created = msgspec.structs.replace(created,
                                           seat_token_hashes={s: token_hash(t) for s, t in tokens.items()} or None)
@@ -105,16 +108,22 @@ class Sets:
 
     def _created(self, ruleset: Ruleset[Any], players: Mapping[str, Any], setup: Mapping[str, Any] | None,
                  games: int, mode: str, private: bool, set_id: str | None,
-                 nonces: Mapping[str, str] | None = None) -> SetCreated:
+                 nonces: Mapping[str, str] | None = None,
+                 clock: ClockSpec | Mapping[str, Any] | str | None = None) -> SetCreated:
         if not isinstance(games, int) or isinstance(games, bool) or not 1 <= games <= 99:
             raise SetupError("games", "a set has 1 to 99 games")
         if mode not in MODES:
             raise SetupError("mode", f"mode must be one of {', '.join(MODES)}")
+        spec = clock if isinstance(clock, ClockSpec) else parse_clock(clock)
         base = dict(ruleset.fresh_setup() if setup is None else setup)
+        options, game = battle_options(base)
+        if SET_CLOCK in game:
+            raise SetupError(SET_CLOCK, "a set's clock is its own field (clock), not part of the setup")
         players = check_inputs(ruleset, players, battle_setup(ruleset, base, None), nonces).players
         check_house_players(ruleset.id, players)
-        options, game = battle_options(base)
         public = {**seal_setup(ruleset, game)[0], **options}
+        if spec is not None:
+            public[SET_CLOCK] = msgspec.to_builtins(spec)
         return SetCreated(set_id=str(uuid.UUID(set_id) if set_id else uuid.uuid4()), ruleset=ruleset.id,
                           ruleset_version=ruleset.version, content_hash=ruleset.content_hash,
                           players=dict(players), games=games, mode=mode, public_setup=public, setup=base,
@@ -126,10 +135,12 @@ class Sets:
         transaction after the set's `set_records` (ending in its `SetBattleStarted`)."""
         current, created = state.battles[-1], state.created
         assert decision.next_setup is not None
+        clock = set_clock(created)
         battle, records = open_battle(
             ruleset, battle_id=current.battle_id, setup=decision.next_setup, players=created.players,
             revealed=secrets.token_bytes(32), nonces=nonces, token_hashes=created.seat_token_hashes,
-            created_at=utc_now(), private=created.private)
+            created_at=utc_now(), private=created.private, clock=clock,
+            clock_at_ms=self.battles.now_ms() if clock is not None else None, first_move_loses=True)
         self.battles.append_batch(uuid.UUID(current.battle_id), records, battle, previous_seq=0,
                                   before=[StoredRecord(uuid.UUID(state.set_id), r) for r in set_records],
                                   extra=[membership(current.battle_id, state.set_id, current.index)])
@@ -172,11 +183,13 @@ class Sets:
 
     def simulate(self, ruleset_id: str, bots: Mapping[str, Any], *, games: int, mode: str, seed: str,
                  setup: Mapping[str, Any] | None = None, players: Mapping[str, Any] | None = None,
-                 number: int = 0) -> SetState:
-        """Play a whole set bot against bot in memory, decided as a live set is; store it."""
+                 number: int = 0, clock: ClockSpec | Mapping[str, Any] | str | None = None,
+                 think_ms: int | Mapping[str, int] = DEFAULT_THINK_MS) -> SetState:
+        """Play a whole set bot against bot in memory, decided as a live set is; store it. With
+        a `clock`, each battle runs it in virtual time (`domain.ai.match.play`)."""
         ruleset = get_ruleset(ruleset_id)
         players = players or house_players(bots)
-        created = self._created(ruleset, players, setup, games, mode, False, None)
+        created = self._created(ruleset, players, setup, games, mode, False, None, clock=clock)
         state, set_records = chain_events(None, [created])
         decision = start_battle(state, ruleset, new_battle_id())
         played: list[tuple[list[Recorded], BattleState]] = []
@@ -188,7 +201,8 @@ class Sets:
             i = len(played)
             match = play(ruleset, bots, battle_id=state.battles[-1].battle_id, setup=decision.next_setup,
                          revealed=seeded_bytes(seed, "set", number, i),
-                         bot_seed=seeded_bytes(seed, "set-bots", number, i), players=players, created_at=utc_now())
+                         bot_seed=seeded_bytes(seed, "set-bots", number, i), players=players, created_at=utc_now(),
+                         clock=set_clock(created), think_ms=think_ms, first_move_loses=True)
             played.append((match.records, match.state))
             decision = decide_battle_end(state, BattleResult.of(match.state), ruleset, new_battle_id())
         self.record_simulated(state.set_id, set_records, played)
@@ -257,6 +271,7 @@ class Sets:
         battles = [{**msgspec.to_builtins(b), "head": None if created.private else b.head} for b in state.battles]
         return {"set_id": state.set_id, "ruleset": created.ruleset, "players": created.players,
                 "games": created.games, "mode": created.mode, "setup": self.shown_setup(state),
+                "clock": msgspec.to_builtins(set_clock(created)),
                 "battles": battles, "score": score(state),
                 "winner": state.ended.winner if state.ended else None, "finished": state.ended is not None,
                 "current_battle": current.battle_id if current else None,

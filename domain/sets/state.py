@@ -1,5 +1,10 @@
 """A set's state, folded from its events. `evolve` only records what the events say; what a
-finished battle means for the set is decided in `decide.py`."""
+finished battle means for the set is decided in `decide.py`.
+
+A set's clock is public and stored data: `SetCreated.public_setup` holds it under `clock`
+(the time control's fields), beside the engine's options. It is not in the set's `setup`,
+which every battle of the set starts from and a set file checks against the rules. A set
+recorded before clocks has none there, and plays unclocked as it always did."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -10,6 +15,7 @@ import msgspec
 
 from domain.engine.battle import record, seat_table
 from domain.engine.chain import GENESIS
+from domain.engine.clock import ClockSpec
 from domain.engine.events import Event, Recorded
 from domain.engine.ruleset import ruleset_of
 from domain.engine.table import Side
@@ -93,6 +99,15 @@ def chain_events(state: SetState | None, events: Iterable[Event]) -> tuple[SetSt
         records.append(rec)
     assert state is not None, "no events to record"
     return state, records
+
+
+SET_CLOCK = "clock"      # the key of a set's clock in its public setup
+
+
+def set_clock(created: SetCreated) -> ClockSpec | None:
+    """The clock every battle of the set runs (None: the set has no clock)."""
+    raw = created.public_setup.get(SET_CLOCK)
+    return None if raw is None else msgspec.convert(raw, ClockSpec)
 
 
 def set_sides(created: SetCreated) -> tuple[Side, ...]:
