@@ -34,7 +34,7 @@ RULESET: Ruleset[Battleboard, BattleboardSetup, BattleboardCommand] = register(R
     },
     parse_setup=parse_setup, start=start, evolve=evolve, awaiting=awaiting,
     legal_commands=legal_commands, decide=decide, view=view, outcome=outcome,
-    default_command=default_command,
+    default_command=default_command, recommended_clock="correspondence",
     table=table, turn=turn, memory_known=memory_known, bots=BOTS, commands=COMMANDS, hooks=RESOLVING,
     releases=Kept(Path(__file__).parent / "releases", content=BattleboardContent, playing=playing, params=Params,
                   rules=Rules),

@@ -32,6 +32,6 @@ RULESET: Ruleset[Duel, DuelSetup, DuelCommand] = register(Ruleset(
     parse_setup=parse_setup, start=start, evolve=evolve, awaiting=awaiting,
     legal_commands=legal_commands, decide=decide, view=view, outcome=outcome,
     withhold_setup=withhold_setup, turn=turn, bots=BOTS, commands=COMMANDS, hooks=RESOLVING,
-    default_command=default_command,
+    default_command=default_command, recommended_clock="blitz",
     releases=Kept(Path(__file__).parent / "releases", content=Content, playing=playing, params=Params),
 ))

@@ -36,7 +36,7 @@ RULESET: Ruleset[Rat, RatSetup, Act] = register(Ruleset(
     },
     parse_setup=parse_setup, start=start, evolve=evolve, awaiting=awaiting,
     legal_commands=legal_commands, decide=rules.decide, view=view, outcome=rules.outcome,
-    default_command=default_command,
+    default_command=default_command, recommended_clock="rapid",
     table=table, sealing=Sealing(seal_setup, unseal_setup), set_rules=SetRules(), turn=rules.turn,
     memory_known=memory_known, bots=BOTS, commands=rules.COMMANDS, hooks=RESOLVING,
     releases=Kept(Path(__file__).parent / "releases", content=Content, playing=playing, params=Params, rules=Rules),

@@ -36,6 +36,6 @@ RULESET: Ruleset[Ring, RingSetup, RingCommand] = register(Ruleset(
     legal_commands=legal_commands, decide=rules.decide, view=view, outcome=rules.outcome,
     sealing=Sealing(seal_setup, unseal_setup), set_rules=SetRules(), turn=rules.turn,
     memory_known=memory_known, bots=BOTS, commands=rules.COMMANDS, hooks=RESOLVING,
-    default_command=default_command,
+    default_command=default_command, recommended_clock="bank",
     releases=Kept(Path(__file__).parent / "releases", content=Content, playing=playing, params=Params),
 ))

@@ -34,6 +34,6 @@ RULESET: Ruleset[Skirmish, SkirmishSetup, SkirmishCommand] = register(Ruleset(
     parse_setup=parse_setup, start=start, evolve=evolve, awaiting=awaiting,
     legal_commands=legal_commands, decide=decide, view=view, outcome=outcome,
     turn=turn, memory_known=memory_known, bots=BOTS, anytime=frozenset({"forfeit"}),
-    commands=COMMANDS, hooks=RESOLVING, default_command=default_command,
+    commands=COMMANDS, hooks=RESOLVING, default_command=default_command, recommended_clock="rapid",
     releases=Kept(Path(__file__).parent / "releases", content=Content, playing=playing, params=Params),
 ))
