@@ -7,16 +7,19 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, replace
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
 from domain.battles import DEFAULT_CACHE, Battles
 from domain.engine.errors import InvalidInput
-from domain.house import HOUSE_SWEEP_SECONDS, HouseSeats, LocalClaims, RedisClaims
+from domain.house import HOUSE_SWEEP_SECONDS, Claims, HouseSeats, LocalClaims, RedisClaims
 from domain.sets import Sets
 from domain.sets.sweep import DEFAULT_EVERY_SECONDS, SetSweep
 from domain.sqlite_store import checkpointer
 from domain.store import store_env
+from domain.timers import CLOCK_SWEEP_SECONDS, ClockKeeper
+from domain.writer import wall_ms
 from projections.live import OUTBOX_BATCHES, SEND_SECONDS, LiveHub
 from projections.runner import Runner, Views
 from projections.sqlite_views import SqliteViewStore
@@ -35,6 +38,7 @@ class Settings:
     views_path: str | None = None       # a SQLite file of views, shared by processes (see served())
     set_sweep_seconds: float = DEFAULT_EVERY_SECONDS    # how often sets left behind their battles move on
     house_sweep_seconds: float = HOUSE_SWEEP_SECONDS    # how often house seats due to act are looked for
+    clock_sweep_seconds: float = CLOCK_SWEEP_SECONDS    # how often the log is read for other workers' clocks
     state_cache: int = DEFAULT_CACHE    # battle states kept in memory (and folded states per view runner)
     telemetry: bool = False             # FastAPI's native OpenTelemetry, through the global providers
     stream_outbox: int = OUTBOX_BATCHES         # batches a stream may have waiting before it is behind
@@ -50,6 +54,7 @@ class Settings:
                    views_path=os.environ.get("RINGSIDE_VIEWS_PATH") or None,
                    set_sweep_seconds=positive_seconds("RINGSIDE_SET_SWEEP_SECONDS", DEFAULT_EVERY_SECONDS),
                    house_sweep_seconds=positive_seconds("RINGSIDE_HOUSE_SWEEP_SECONDS", HOUSE_SWEEP_SECONDS),
+                   clock_sweep_seconds=positive_seconds("RINGSIDE_CLOCK_SWEEP_SECONDS", CLOCK_SWEEP_SECONDS),
                    state_cache=count_setting("RINGSIDE_STATE_CACHE", DEFAULT_CACHE, MAX_STATE_CACHE),
                    telemetry=switch_setting("RINGSIDE_TELEMETRY", False),
                    stream_outbox=count_setting("RINGSIDE_STREAM_OUTBOX", OUTBOX_BATCHES, MAX_STREAM_OUTBOX),
@@ -142,10 +147,12 @@ class Services:
         self.battles.close()
 
 
-def bootstrap(settings: Settings | None = None) -> Services:
+def bootstrap(settings: Settings | None = None, *, now_ms: Callable[[], int] = wall_ms) -> Services:
+    """The services `settings` describe; `now_ms` is the wall clock of every battle's clock
+    (tests inject their own)."""
     settings = settings or Settings.from_env()
     views = view_store(settings)
-    battles = Battles(settings.database_url, cache_size=settings.state_cache)
+    battles = Battles(settings.database_url, cache_size=settings.state_cache, now_ms=now_ms)
     live = LiveHub(settings.redis_url, prefix=settings.redis_prefix, outbox_batches=settings.stream_outbox,
                    send_seconds=settings.stream_send_seconds)
     battles.committed.append(live.publish)
@@ -160,13 +167,19 @@ def bootstrap(settings: Settings | None = None) -> Services:
     elif settings.projections != "external":
         background["projections"] = Runner(projections)
     background["views"] = views
-    claims = RedisClaims(settings.redis_url, settings.redis_prefix) if settings.redis_url else LocalClaims()
-    background["house"] = HouseSeats(battles, claims, settings.house_sweep_seconds)
+    # Before the house seats: an outage is credited before any seat, the house's too, moves.
+    background["clocks"] = ClockKeeper(battles, claims(settings), settings.clock_sweep_seconds)
+    background["house"] = HouseSeats(battles, claims(settings), settings.house_sweep_seconds)
     sets = Sets(battles)
     # The sets' commit listener may fail after a battle ends; the sweep moves such sets on.
     background["set_sweep"] = SetSweep(sets, settings.set_sweep_seconds)
     return Services(settings=settings, battles=battles, sets=sets, live=live, views=views,
                     projections=projections, extras=background)
+
+
+def claims(settings: Settings) -> Claims:
+    """Who acts first on a battle at a seq: shared by the workers on one Redis, else this process's."""
+    return RedisClaims(settings.redis_url, settings.redis_prefix) if settings.redis_url else LocalClaims()
 
 
 def view_store(settings: Settings) -> ViewStore:
