@@ -1,4 +1,9 @@
-"""The FastAPI application: routers, JSON errors, body limits, and the services they share."""
+"""The FastAPI application: routers, JSON errors, body limits, and the services they share.
+
+The seats' presence (projections/presence.py) is the app's, beside the services: it is made
+from what they hold (the live hub that carries its notices, the battles' clock, Redis), and
+started and closed with them.
+"""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
@@ -7,6 +12,8 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from projections.presence import Presence
 
 from . import errors, runtime, streams
 from .fast import FastRoutes
@@ -27,15 +34,19 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     """`long_running`: the app is a server process's for its lifetime (`ringside serve`), which
     tunes the interpreter once it has started (`runtime.settle`)."""
     services = services or bootstrap(settings)
+    presence = Presence(services.live.notify, services.battles.now_ms, services.settings.redis_url,
+                        services.settings.redis_prefix)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         services.start()
+        presence.start()
         if long_running:
             runtime.settle()
         try:
             yield
         finally:
+            presence.close()
             services.close()
 
     # FastAPI's native telemetry looks the OpenTelemetry providers up on every request, even
@@ -46,6 +57,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
                   telemetry={"tracing": traced, "metrics": traced, "logs": traced})
     app.state.services = services
     app.state.timelines = Timelines()
+    app.state.presence = presence
     errors.install(app)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, per_path=UPLOAD_PATHS)
     # The outermost of the app's own layers, so the requests it answers skip the others and the

@@ -21,13 +21,21 @@ socket has not taken a frame in `SEND_SECONDS` when the next batch comes (projec
 is closed. The WebSocket closes with 4408 and the reason `too far behind; reconnect with
 from=N`, N being the first seq it was not sent; SSE sends `event: behind` with
 `data: {"from": N}` and ends. Either way the client resumes from N and gets exactly the rest.
+
+A stream opened with a seat token makes that seat present (projections/presence.py) while it is
+open; a spectator's does not. A stream opened with `presence=true` is sent the battle's presence,
+`{"type": "presence", "battle_id", "presence": {seat: {"connected", "since_ms", "house"}}}`: once
+as it opens, then whenever a seat's streams come or go, on whichever worker. On the WebSocket it is
+a message of its own (a JSON object, where a batch is a JSON array); on SSE an `event: presence`
+with no `id:`, so `Last-Event-ID` still counts seqs alone. A stream opened without it is sent
+batches only, exactly as before.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from functools import partial
 from typing import Annotated, Any
 
@@ -39,6 +47,7 @@ from starlette.responses import StreamingResponse
 from domain.engine.errors import RingsideError
 from domain.engine.events import Viewer
 from projections.live import Batch, TooFarBehind
+from projections.presence import Connection, Presence
 
 from .auth import bearer
 from .errors import STATUS_BY_CODE
@@ -53,6 +62,7 @@ HEARTBEAT_SECONDS = 15.0
 CATCH_UP_EVENTS = 200        # events per frame when catching up from the store
 CLOSE_SECONDS = 10.0         # how long the 4408 close may wait for the socket to drain to it
 TOO_FAR_BEHIND = 4408        # 4000 + 408, in the family of the refusals (4401, 4403, 4404)
+AskPresence = Annotated[bool, Query(description="also send the battle's presence: as the stream opens, and on every change")]
 
 
 class Frame:
@@ -83,10 +93,12 @@ class Frame:
 class EventFeed:
     """The ordered, gap-free sequence of wire events one viewer may see, from `next_seq` on."""
 
-    def __init__(self, services: Services, battle_id: str, viewer: Viewer, from_seq: int):
+    def __init__(self, services: Services, battle_id: str, viewer: Viewer, from_seq: int,
+                 players: Mapping[str, object] | None = None):
         self.services = services
         self.battle_id = battle_id
         self.viewer = viewer
+        self.players = players or {}            # the battle's seats, for its presence
         self.next_seq = from_seq
         self.handed = from_seq                  # the first seq not yet handed to the socket
         self.last_seq: int | None = None        # the battle's final seq, once it has ended
@@ -158,7 +170,21 @@ async def open_feed(services: Services, battle_id: str, token: str | None, from_
     """The feed, once the battle is known to exist and the token to open it: a stream decides
     every refusal (404, 401, 403) before it starts, while it can still answer with an error."""
     sight = await run_in_threadpool(services.battles.reading.client_sight, battle_id, token)
-    return EventFeed(services, battle_id, sight.viewer, from_seq)
+    return EventFeed(services, battle_id, sight.viewer, from_seq, sight.state.created.players)
+
+
+def join(presence: Presence, feed: EventFeed, token: str | None) -> Connection | None:
+    """A stream opened with a seat token makes its seat present until it closes; the
+    spectator's (and a seat's view asked for with `as`, without the token) does not."""
+    if token is None or feed.viewer.seat is None:
+        return None
+    return presence.join(feed.battle_id, feed.viewer.seat, feed.players)
+
+
+async def presence_now(presence: Presence, feed: EventFeed) -> bytes:
+    """The presence message as the stream opens; the changes after it come as notices."""
+    feed.sub.notices = True
+    return await run_in_threadpool(presence.message, feed.battle_id, feed.players)
 
 
 async def follow(feed: EventFeed) -> AsyncIterator[list[Frame] | None]:
@@ -173,11 +199,14 @@ async def follow(feed: EventFeed) -> AsyncIterator[list[Frame] | None]:
 
 @router.websocket("/battles/{battle_id}/stream")
 async def websocket_stream(websocket: WebSocket, battle_id: str,
-                           from_seq: int = Query(1, alias="from", ge=1, le=2**31), token: str | None = None) -> None:
-    """Catch-up, then live; each message a JSON array of `{seq, type, data, chain}` (one batch).
-    Close codes: 1000 after the battle's last event; 4401/4403/4404 for a missing, wrong or
-    unknown battle or token; 4408 too far behind, reconnect with the `from` the reason names."""
+                           from_seq: int = Query(1, alias="from", ge=1, le=2**31), token: str | None = None,
+                           presence: AskPresence = False) -> None:
+    """Catch-up, then live; each message a JSON array of `{seq, type, data, chain}` (one batch),
+    or with `presence=true` also a presence object. Close codes: 1000 after the battle's last
+    event; 4401/4403/4404 for a missing, wrong or unknown battle or token; 4408 too far behind,
+    reconnect with the `from` the reason names."""
     services: Services = websocket.app.state.services
+    seats: Presence = websocket.app.state.presence
     try:
         feed = await open_feed(services, battle_id, token, from_seq)
     except RingsideError as exc:
@@ -187,10 +216,11 @@ async def websocket_stream(websocket: WebSocket, battle_id: str,
         await websocket.close(code=4000 + STATUS_BY_CODE.get(exc.code, 400), reason=reason)
         return
     await websocket.accept()
+    connection = join(seats, feed, token)
     write = websocket.scope.get("extensions", {}).get(EXTENSION, {}).get("write")
     if write is not None:
         feed.sub.direct = partial(_write_now, feed, write)
-    sending = asyncio.create_task(_send_all(websocket, feed))
+    sending = asyncio.create_task(_send_all(websocket, feed, seats if presence else None))
     # A client that goes away must stop its feed at once, even while the battle is quiet.
     listening = asyncio.create_task(_until_disconnect(websocket))
     try:
@@ -201,16 +231,24 @@ async def websocket_stream(websocket: WebSocket, battle_id: str,
         for task in (sending, listening):
             task.cancel()
         feed.close()
+        if connection is not None:
+            connection.close()
 
 
-async def _send_all(websocket: WebSocket, feed: EventFeed) -> None:
-    """Send every frame. Each subscriber has a task of its own, so a stalled socket holds up
-    nobody else; one that stays stalled falls behind (projections/live.py) and is closed."""
+async def _send_all(websocket: WebSocket, feed: EventFeed, presence: Presence | None) -> None:
+    """Send every frame, and with `presence` every notice. Each subscriber has a task of its
+    own, so a stalled socket holds up nobody else; one that stays stalled falls behind
+    (projections/live.py) and is closed."""
     try:
+        if presence is not None:
+            await feed.sub.send(websocket.send_bytes, await presence_now(presence, feed))
         async for frames in follow(feed):
             for frame in frames or ():
                 await feed.sub.send(websocket.send_bytes, frame.array())
                 feed.handed = frame.last + 1
+            notice = feed.sub.take_notice()
+            if notice is not None:
+                await feed.sub.send(websocket.send_bytes, notice)
         await websocket.close(code=1000, reason="the battle has ended")
     except TooFarBehind:
         feed.close()                # its outbox goes now, not once the close gets through
@@ -261,25 +299,36 @@ async def _until_disconnect(websocket: WebSocket) -> None:
 @router.get("/battles/{battle_id}/stream.sse", responses={200: {"content": {"text/event-stream": {}}}, **ERRORS})
 async def sse_stream(battle_id: Annotated[str, Path(max_length=64)], request: Request,
                      from_seq: Annotated[int, Query(alias="from", ge=1, le=2**31)] = 1,
-                     token: str | None = None,
+                     token: str | None = None, presence: AskPresence = False,
                      last_event_id: Annotated[str | None, Query(include_in_schema=False)] = None) -> StreamingResponse:
     """Server-Sent Events, one event per message: `id` is the seq, so a reconnect with
-    `Last-Event-ID` resumes. A client too far behind gets `event: behind` and the stream ends."""
+    `Last-Event-ID` resumes. A client too far behind gets `event: behind` and the stream ends.
+    With `presence=true` the battle's presence comes as `event: presence` (no `id`)."""
     services: Services = request.app.state.services
     resume = request.headers.get("last-event-id") or last_event_id
     if resume is not None and resume.isdigit():
         from_seq = max(from_seq, int(resume) + 1)
-    feed = await open_feed(services, battle_id, bearer(request, token), from_seq)
-    return StreamingResponse(_sse_body(feed, request), media_type="text/event-stream",
+    token = bearer(request, token)
+    feed = await open_feed(services, battle_id, token, from_seq)
+    seats: Presence = request.app.state.presence
+    return StreamingResponse(_sse_body(feed, request, seats, token, presence), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
-async def _sse_body(feed: EventFeed, request: Request) -> AsyncIterator[bytes]:
+async def _sse_body(feed: EventFeed, request: Request, seats: Presence, token: str | None,
+                    presence: bool) -> AsyncIterator[bytes]:
     quiet, resume = 0.0, feed.next_seq
+    connection = join(seats, feed, token)
     try:
+        if presence:
+            yield b"event: presence\ndata: %s\n\n" % await presence_now(seats, feed)
         async for frames in follow(feed):
             if await request.is_disconnected():
                 return
+            notice = feed.sub.take_notice()
+            if notice is not None:
+                quiet = 0.0
+                yield b"event: presence\ndata: %s\n\n" % notice
             if not frames:
                 quiet += QUIET_SECONDS
                 if quiet >= HEARTBEAT_SECONDS:
@@ -296,3 +345,5 @@ async def _sse_body(feed: EventFeed, request: Request) -> AsyncIterator[bytes]:
         yield b"event: behind\ndata: {\"from\": %d}\n\n" % resume
     finally:
         feed.close()
+        if connection is not None:
+            connection.close()

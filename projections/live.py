@@ -26,6 +26,11 @@ client resumes from its next seq (api/streams.py). Delivery here is a fast path,
 of truth: a stream subscribes before it catches up from the store, drops seqs it has already
 sent, and re-reads the store on any gap, or after a quiet spell in which the battle moved on,
 so a lost message, a Redis restart or a late subscriber never skips or repeats a seq.
+
+Besides batches the hub carries notices: a message about the battle that is not in its log (the
+seats' presence, projections/presence.py), handed to every subscriber of the battle that asked
+for notices, on every worker. A notice is a whole snapshot, so a subscriber keeps only the
+latest one not yet sent, and a notice never fills an outbox.
 """
 from __future__ import annotations
 
@@ -168,6 +173,8 @@ class Subscription:
         self._timer: asyncio.TimerHandle | None = None
         self._taken = False         # a batch was taken on the spot during the current wait
         self._ended = False         # the battle's last batch was, and the stream must close
+        self.notices = False        # set by a stream that sends the battle's notices too
+        self._notice: bytes | None = None
 
     def put(self, batch: Batch) -> None:
         """In the subscriber's loop: hand the batch to a waiting stream that takes it on the spot,
@@ -185,6 +192,18 @@ class Subscription:
             return
         self.outbox.append(batch)
         self._wake()
+
+    def notify(self, message: bytes) -> None:
+        """In the subscriber's loop: a notice for a stream that asked for them; it supersedes
+        any notice not yet taken, and wakes the stream."""
+        if self.notices and not (self.behind or self.closed):
+            self._notice = message
+            self._wake()
+
+    def take_notice(self) -> bytes | None:
+        """The latest notice not yet sent, once."""
+        found, self._notice = self._notice, None
+        return found
 
     def _waiting(self) -> bool:
         """Whether the stream is waiting in `next()` and nothing has woken it yet."""
@@ -277,6 +296,12 @@ def offer_chunk(subs: tuple[Subscription, ...], batch: Batch, start: int) -> Non
             sub.wake_if_ended()
 
 
+def notify_all(subs: list[Subscription], message: bytes) -> None:
+    """In one loop: hand a notice to the battle's subscribers there."""
+    for sub in tuple(subs):
+        sub.notify(message)
+
+
 class LiveHub:
     """In-process fan-out; with a Redis URL, across worker processes through pub/sub."""
 
@@ -312,6 +337,30 @@ class LiveHub:
         origin, batch = Batch.decode(raw)
         if origin != self.origin:
             self.deliver(batch)
+
+    def notify(self, battle_id: str, message: bytes) -> None:
+        """A notice about the battle (from any thread): to its subscribers here and, through
+        Redis, on the other workers."""
+        self.deliver_notice(battle_id, message)
+        if self.relay is not None:
+            self.relay.notice(battle_id, message)
+
+    def noticed(self, raw: bytes) -> None:
+        """A notice from Redis, as `RedisRelay.notice` wrote it: delivered here unless this
+        hub sent it."""
+        header, _, message = raw.partition(b"\n")
+        body = orjson.loads(header)
+        if body["origin"] != self.origin:
+            self.deliver_notice(body["battle_id"], message)
+
+    def deliver_notice(self, battle_id: str, message: bytes) -> None:
+        with self._lock:
+            loops = list(self._subs.get(battle_id, {}).items())
+        for loop, subs in loops:
+            try:
+                loop.call_soon_threadsafe(notify_all, subs, message)
+            except RuntimeError:        # that loop has closed; its streams are gone
+                pass
 
     def deliver(self, batch: Batch) -> None:
         """Hand `batch` to the battle's subscribers: one wake-up per event loop."""

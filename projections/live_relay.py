@@ -8,6 +8,10 @@ whose battles nobody follows elsewhere renders, encodes and publishes nothing, a
 workers' listeners decode nothing. A listener that (re)connects says hello and the others
 announce theirs at once, so a worker that starts or a Redis that restarts catches up.
 
+Notices (a battle's presence: small, and only when a seat's streams come or go) go to every
+hub on one channel of their own, followed or not, so a stream that has just subscribed misses
+none.
+
 A spectator that joins elsewhere may miss a batch committed before its announcement arrived;
 its stream then finds the gap at the next batch, or after a quiet spell, and reads the store
 (api/streams.py), as it does for a batch lost in a Redis outage. Nothing is skipped or
@@ -38,12 +42,22 @@ class Outgoing(Protocol):
 class Hub(Protocol):
     """What the relay needs of its hub (`projections.live.LiveHub`, which starts the relay and
     so sits above it): its key prefix and own name, the battles followed there, and where a
-    batch another hub published goes (the hub decodes it: the relay never looks inside)."""
+    batch or a notice another hub published goes (the hub decodes it: the relay never looks
+    inside)."""
     prefix: str
     origin: str
 
     def watched(self) -> list[str]: ...
     def received(self, raw: bytes) -> None: ...
+    def noticed(self, raw: bytes) -> None: ...
+
+
+class Notice:
+    """A notice about a battle, on its way to the other hubs."""
+    __slots__ = ("battle_id", "message")
+
+    def __init__(self, battle_id: str, message: bytes):
+        self.battle_id, self.message = battle_id, message
 
 
 class RedisRelay:
@@ -72,9 +86,17 @@ class RedisRelay:
     def watch_channel(self) -> str:
         return f"{self.prefix}:live-watch"      # not matched by the battles' pattern
 
+    @property
+    def notice_channel(self) -> str:
+        return f"{self.prefix}:live-notice"     # nor this one
+
     def publish(self, batch: Outgoing) -> None:
         """From the committing thread: the batch goes out, in commit order, if it is followed."""
         self._outgoing.put(batch)
+
+    def notice(self, battle_id: str, message: bytes) -> None:
+        """From any thread: the notice goes out to every other hub, in order with the batches."""
+        self._outgoing.put(Notice(battle_id, message))
 
     def watching(self, battle_id: str) -> None:
         """The battle got its first subscriber here: tell the other hubs at once."""
@@ -102,6 +124,10 @@ class RedisRelay:
 
     def _send(self, item: Any) -> None:
         try:
+            if isinstance(item, Notice):
+                header = orjson.dumps({"origin": self.origin, "battle_id": item.battle_id})
+                self._redis.publish(self.notice_channel, header + b"\n" + item.message)
+                return
             if not isinstance(item, tuple):     # a batch; the rest are announcements
                 if self.followed(item.battle_id):
                     self._redis.publish(self.channel(item.battle_id), item.encode(self.origin))
@@ -130,18 +156,20 @@ class RedisRelay:
                 client = redis.Redis.from_url(self.url, socket_connect_timeout=2, health_check_interval=5)
                 pubsub = client.pubsub()
                 pubsub.psubscribe(f"{self.prefix}:live:*")
-                pubsub.subscribe(self.watch_channel)
-                confirmed = 0
+                pubsub.subscribe(self.watch_channel, self.notice_channel)
+                confirmed, notices = 0, self.notice_channel.encode()
                 while not self._stopping.is_set():
                     message = pubsub.get_message(timeout=0.5)
                     if message is None:
                         continue
                     if message["type"] in ("psubscribe", "subscribe"):
                         confirmed += 1
-                        if confirmed == 2:      # only now: the others' answers reach us
+                        if confirmed == 3:      # only now: the others' answers reach us
                             self._outgoing.put(("hello", ALL))
                     elif message["type"] == "pmessage":
                         self.hub.received(message["data"])
+                    elif message["type"] == "message" and message["channel"] == notices:
+                        self.hub.noticed(message["data"])
                     elif message["type"] == "message":
                         self._heard(orjson.loads(message["data"]))
                 pubsub.close()

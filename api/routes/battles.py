@@ -1,4 +1,13 @@
-"""Battles: create, view, legal commands, commands, the event log, time travel, the replay."""
+"""Battles: create, view, legal commands, commands, the event log, time travel, the replay.
+
+A view is the read path's (domain/reading.py), clocks included as of its seq. Time travel
+(`/at/{seq}`) is history alone, the very view a replay file gives at that seq. The battle's
+view now also carries two things of the moment it is answered: the seats' `presence`
+(projections/presence.py), and for a clocked battle `now_ms`, the server's time then, on the
+clock that accepts commands. A client ticks a running clock down by the server's time,
+`remaining_ms - (now_ms - at_ms)`, and then by its own time elapsed since the answer came, so
+its own clock's offset from the server's never counts.
+"""
 from __future__ import annotations
 
 import asyncio
@@ -66,8 +75,14 @@ async def create(services: Services, body: Any, authorization: str | None) -> Re
 
 @router.get("/battles/{battle_id}", responses={200: {"model": ViewOut}, **ERRORS})
 def battle_view(battle_id: BattleId, request: Request, view_as: ViewAs = None) -> Response:
-    """The view: a seat's with its bearer token, the spectator's without one."""
-    return json_response(sight_of(request, battle_id, view_as).view())
+    """The view: a seat's with its bearer token, the spectator's without one; with the seats'
+    presence and, for a clocked battle, the server's time (`now_ms`)."""
+    sight = sight_of(request, battle_id, view_as)
+    view = sight.view()
+    view["presence"] = request.app.state.presence.of(battle_id, sight.state.created.players)
+    if "clock" in view:
+        view["now_ms"] = services_of(request).battles.now_ms()
+    return json_response(view)
 
 
 @router.get("/battles/{battle_id}/legal", responses={200: {"model": LegalOut, "links": LEGAL_LINKS}, **ERRORS})
@@ -136,7 +151,7 @@ def battle_events(battle_id: BattleId, request: Request,
 @router.get("/battles/{battle_id}/at/{seq}", responses={200: {"model": ViewOut}, **ERRORS})
 def battle_at(battle_id: BattleId, seq: Annotated[int, Path(ge=1, le=2**31)], request: Request,
               view_as: ViewAs = None) -> Response:
-    """Time travel: the view as it was right after event `seq`."""
+    """Time travel: the view as it was right after event `seq`, clocks included."""
     return json_response(sight_of(request, battle_id, view_as).view(at=seq))
 
 

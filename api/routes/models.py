@@ -147,6 +147,12 @@ class ViewOut(BaseModel):
     players: dict[str, str | HouseBot]
     outcome: dict[str, Any] | None
     state: dict[str, Any] | None        # None before the game has started (the create batch's first seqs)
+    clock: dict[str, Any] | None = Field(None, description=(
+        "a clocked battle's clocks as of its last clock fact: spec, at_ms, and per seat remaining_ms, running, "
+        "since_ms, moved, auto; held_back: true for a spectator held behind the battle"))
+    presence: dict[str, dict[str, Any]] | None = Field(None, description=(
+        "GET /battles/{id} only: per seat, connected (a stream open with its token), since_ms, house"))
+    now_ms: int | None = Field(None, description="GET /battles/{id} of a clocked battle: the server's time then")
 
 
 class TurnMark(BaseModel):

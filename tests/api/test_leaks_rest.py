@@ -37,7 +37,9 @@ def test_no_rest_channel_shows_another_seats_secrets(client, app):
         assert all(hidden_leaks(orjson.loads(line), seat) == [] for line in replay[1:])
         # The view and time travel equal what the battle service renders for that viewer.
         viewer = Viewer(seat=seat)
-        assert client.get(f"/battles/{bid}", headers=headers).json() == battles.view(bid, viewer)
+        now = client.get(f"/battles/{bid}", headers=headers).json()
+        assert set(now.pop("presence")) == {"p1", "p2"}     # who is connected: the live answer's own
+        assert now == battles.view(bid, viewer)
         assert client.get(f"/battles/{bid}/at/8", headers=headers).json() == battles.view(bid, viewer, at=8)
     spectator = client.get(f"/battles/{bid}").json()["state"]["seats"]
     assert spectator["p1"]["hand"] is None and spectator["p2"]["hand"] is None
