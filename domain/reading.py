@@ -114,7 +114,10 @@ class Sight:
         """The view now, or right after event `at` (time travel); a seq past the horizon is
         refused as one the battle has not reached, so a held-back seq is not given away."""
         if at is None:
-            return view_json(self.seen(), self.viewer)
+            shown = view_json(self.seen(), self.viewer)
+            if self.horizon < self.state.seq and "clock" in shown:
+                shown["clock"]["held_back"] = True      # as of the horizon: a client must not tick it on
+            return shown
         if at > self.horizon:
             raise SeqOutOfRange(f"seq {at} is not visible yet; the last visible seq is {self.horizon}",
                                 seq=at, last=self.horizon)

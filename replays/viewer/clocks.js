@@ -147,7 +147,9 @@ export class ClockTicker {
   update() {
     if (!this.strip?.isConnected) return this.stop();
     const { at_ms: at, seats } = this.view.clock;
-    const live = this.isLive(this.view);
+    // A spectator held behind the battle (`held_back`) sees clocks as of an earlier seq: they
+    // stand still, as in any replay, rather than tick from a time long past.
+    const live = this.isLive(this.view) && this.view.clock.held_back !== true;
     for (const face of this.strip.querySelectorAll(".clock[data-seat]")) {
       const clock = seats[face.dataset.seat];
       const ticking = live && clock?.running === true && typeof clock.remaining_ms === "number";
