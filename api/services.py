@@ -168,8 +168,8 @@ def bootstrap(settings: Settings | None = None, *, now_ms: Callable[[], int] = w
         background["projections"] = Runner(projections)
     background["views"] = views
     # Before the house seats: an outage is credited before any seat, the house's too, moves.
-    background["clocks"] = ClockKeeper(battles, claims(settings), settings.clock_sweep_seconds)
-    background["house"] = HouseSeats(battles, claims(settings), settings.house_sweep_seconds)
+    background["clocks"] = ClockKeeper(battles, claims(settings, "clock"), settings.clock_sweep_seconds)
+    background["house"] = HouseSeats(battles, claims(settings, "house"), settings.house_sweep_seconds)
     sets = Sets(battles)
     # The sets' commit listener may fail after a battle ends; the sweep moves such sets on.
     background["set_sweep"] = SetSweep(sets, settings.set_sweep_seconds)
@@ -177,9 +177,10 @@ def bootstrap(settings: Settings | None = None, *, now_ms: Callable[[], int] = w
                     projections=projections, extras=background)
 
 
-def claims(settings: Settings) -> Claims:
-    """Who acts first on a battle at a seq: shared by the workers on one Redis, else this process's."""
-    return RedisClaims(settings.redis_url, settings.redis_prefix) if settings.redis_url else LocalClaims()
+def claims(settings: Settings, kind: str) -> Claims:
+    """Who acts first on a battle at a seq (`kind`: house seats, or the clock keeper): shared by
+    the workers on one Redis, else this process's."""
+    return RedisClaims(settings.redis_url, settings.redis_prefix, kind) if settings.redis_url else LocalClaims()
 
 
 def view_store(settings: Settings) -> ViewStore:

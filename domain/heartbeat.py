@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any, Protocol
 
-from domain.store import schema_lock
+from domain.store import pg_connect, schema_lock
 
 log = logging.getLogger("ringside.heartbeat")
 HEARTBEAT_SECONDS = 1.0
@@ -103,13 +103,9 @@ class PostgresHeartbeat:
         self._lock = threading.Lock()
 
     def _connection(self) -> Any:
-        import psycopg
-
         if self._conn is None or self._conn.closed:
             env = self._env
-            conn = psycopg.connect(host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"], dbname=env["POSTGRES_DBNAME"],
-                                   user=env["POSTGRES_USER"], password=env.get("POSTGRES_PASSWORD") or None,
-                                   connect_timeout=int(env.get("POSTGRES_CONNECT_TIMEOUT") or 5), autocommit=True)
+            conn = pg_connect(env)
             with schema_lock(env):      # workers starting together create it one at a time
                 conn.execute(self._create)
             self._conn = conn

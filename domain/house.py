@@ -42,6 +42,15 @@ CLAIM_SECONDS = 30
 HOUSE_SWEEP_SECONDS = 2.0
 
 
+def guarded(work: Callable[[], object], failed: str) -> None:
+    """Run one pass of a background thread: a failure (one battle's, a store outage) is logged
+    as `failed`, and the thread goes on with the others."""
+    try:
+        work()
+    except Exception:
+        log.exception(failed)
+
+
 class Claims(Protocol):
     def claim(self, key: str) -> bool:
         """True for the one caller that may act on `key`; False for every later one."""
@@ -75,14 +84,15 @@ class RedisClaims:
     """Claims shared by every worker on one Redis: SET NX with an expiry, so a claim of a
     worker that died before moving lapses and the sweep moves instead."""
 
-    def __init__(self, url: str, prefix: str = "ringside"):
+    def __init__(self, url: str, prefix: str = "ringside", kind: str = "house"):
         import redis
 
         self._redis = redis.Redis.from_url(url)
         self._prefix = prefix
+        self._kind = kind           # whose claims: the house seats', the clock keeper's
 
     def claim(self, key: str) -> bool:
-        return bool(self._redis.set(f"{self._prefix}:house:{key}", b"1", nx=True, ex=CLAIM_SECONDS))
+        return bool(self._redis.set(f"{self._prefix}:{self._kind}:{key}", b"1", nx=True, ex=CLAIM_SECONDS))
 
     def close(self) -> None:
         self._redis.close()
@@ -140,10 +150,7 @@ class HouseSeats:
 
     @staticmethod
     def _guarded(work: Callable[[], object]) -> None:
-        try:
-            work()
-        except Exception:   # one battle's failure (a store outage, say) must not stop the others
-            log.exception("house seats: a move failed")
+        guarded(work, "house seats: a move failed")
 
     # -- playing ---------------------------------------------------------------------------
     def sweep(self) -> int:

@@ -160,15 +160,22 @@ class BattleStore(Application):
 SCHEMA_LOCK = 0x52696E6773696465        # PostgreSQL advisory lock key: "Ringside" in ASCII
 
 
+def pg_connect(env: Mapping[str, str]) -> Any:
+    """An autocommit connection to the store's PostgreSQL database, as `store_env` describes it."""
+    import psycopg
+
+    return psycopg.connect(host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"], dbname=env["POSTGRES_DBNAME"],
+                           user=env["POSTGRES_USER"], password=env.get("POSTGRES_PASSWORD") or None,
+                           connect_timeout=int(env.get("POSTGRES_CONNECT_TIMEOUT") or 5), autocommit=True)
+
+
 @contextmanager
 def schema_lock(env: Mapping[str, str]) -> Iterator[None]:
     """Holds a session advisory lock on the database while the store creates its schema."""
     import psycopg
 
     try:
-        conn = psycopg.connect(host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"], dbname=env["POSTGRES_DBNAME"],
-                               user=env["POSTGRES_USER"], password=env.get("POSTGRES_PASSWORD") or None,
-                               connect_timeout=int(env.get("POSTGRES_CONNECT_TIMEOUT") or 5), autocommit=True)
+        conn = pg_connect(env)
     except psycopg.OperationalError as exc:
         raise OperationalError(str(exc)) from exc
     with conn:

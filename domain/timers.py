@@ -42,7 +42,7 @@ from domain.engine.events import Recorded
 from domain.engine.timeouts import timeout_due
 from domain.engine.timing import ClockCredited, Clocked, ClockStarted
 from domain.heartbeat import OUTAGE_MS, Heartbeat, HeartbeatStore, heartbeat_store
-from domain.house import Claims, LocalClaims
+from domain.house import Claims, LocalClaims, guarded
 from domain.store import LogCursor
 
 log = logging.getLogger("ringside.clocks")
@@ -144,10 +144,7 @@ class ClockKeeper:
 
     @staticmethod
     def _guarded(work: Callable[[], object]) -> None:
-        try:
-            work()
-        except Exception:   # a store outage, say: the thread must go on keeping time
-            log.exception("clock keeper: a pass failed")
+        guarded(work, "clock keeper: a pass failed")     # the thread must go on keeping time
 
     # -- the heap --------------------------------------------------------------------------
     def _on_commit(self, battle_id: str, records: list[Recorded], state: BattleState) -> None:

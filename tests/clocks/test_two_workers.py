@@ -32,7 +32,7 @@ def workers(postgres_url: str) -> Iterator[Workers]:
 
 
 def keeper(battles: Battles, redis_url: str, prefix: str) -> ClockKeeper:
-    return ClockKeeper(battles, RedisClaims(redis_url, prefix), sweep_seconds=QUIET)
+    return ClockKeeper(battles, RedisClaims(redis_url, prefix, "clock"), sweep_seconds=QUIET)
 
 
 def together(*calls: Callable[[], object]) -> None:
