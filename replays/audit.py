@@ -25,11 +25,13 @@ from typing import Any
 from domain.battles import Battles
 from domain.engine.battle import BattleState, battle_options, fold, parse_battle_setup, unsealed_setup
 from domain.engine.chain import GENESIS, chain_of
+from domain.engine.clock import ClockSpec
 from domain.engine.content import recorded_inputs
 from domain.engine.events import OMNISCIENT, Event, Recorded, event_data
 from domain.engine.ruleset import Ruleset, ruleset_of
+from domain.engine.timeouts import started_clock
 from domain.sets import (BattleResult, SetBattleFinished, SetBattleStarted, SetEnded, SetState, Sets, chain_events,
-                         decide_battle_end, evolve_set, score, start_battle)
+                         decide_battle_end, evolve_set, score, set_clock, start_battle)
 
 from .format import Replay, build
 from .set_file import SetFile, by_battle, misfits, set_log
@@ -153,10 +155,11 @@ def _decide_again(find: FindBattle, ruleset: Ruleset[Any], recorded: Sequence[Ev
             return rows, derived
         current = derived.battles[-1]
         row, battle = _audit_battle(find, ruleset, current.index, current.battle_id, decision.next_setup,
-                                    problems, omniscient)
+                                    problems, omniscient, set_clock(derived.created))
         rows.append(row)
         if battle is None:
-            return rows + _verify_rest(find, ruleset, ids, current.index + 1, problems, omniscient), derived
+            return rows + _verify_rest(find, ruleset, ids, current.index + 1, problems, omniscient,
+                                       set_clock(derived.created)), derived
         if battle.outcome is None:
             if len(recorded) > derived.seq:
                 problems.append(f"battle {current.index}: the set records a result or head hash the battle "
@@ -167,12 +170,12 @@ def _decide_again(find: FindBattle, ruleset: Ruleset[Any], recorded: Sequence[Ev
 
 
 def _verify_rest(find: FindBattle, ruleset: Ruleset[Any], ids: Sequence[str], start: int, problems: list[str],
-                 omniscient: bool) -> list[dict[str, Any]]:
+                 omniscient: bool, clock: ClockSpec | None) -> list[dict[str, Any]]:
     """Rows for the battles after one that cannot be read, each verified on its own: the set's
     record from that battle's result on (and so their setups) follows from it, and goes unchecked."""
     problems.append(f"the set's record from battle {start - 1}'s result on is not checked: it follows from that "
                     "battle")
-    return [_audit_battle(find, ruleset, index, ids[index], None, problems, omniscient)[0]
+    return [_audit_battle(find, ruleset, index, ids[index], None, problems, omniscient, clock)[0]
             for index in range(start, len(ids))]
 
 
@@ -204,9 +207,9 @@ def _mismatch(expected: Event, found: Event | None) -> str:
 
 def _audit_battle(find: FindBattle, ruleset: Ruleset[Any], index: int, battle_id: str,
                   setup: dict[str, Any] | None, problems: list[str],
-                  omniscient: bool) -> tuple[dict[str, Any], BattleState | None]:
+                  omniscient: bool, clock: ClockSpec | None) -> tuple[dict[str, Any], BattleState | None]:
     """Verify one battle of the set, and that it was created from the set's setup and carry-over
-    (`setup`; None when that is not known)."""
+    (`setup`; None when that is not known) and with the set's `clock`."""
     seen = find(battle_id)
     battle, report = seen.state, seen.report
     row: dict[str, Any] = {"index": index, "battle_id": battle_id,
@@ -220,6 +223,8 @@ def _audit_battle(find: FindBattle, ruleset: Ruleset[Any], index: int, battle_id
     if battle is not None and setup is not None and \
             (foreign or not same_setup(ruleset, unsealed_setup(ruleset, seen.records), setup)):
         problems.append(f"battle {index} was not created from the set's setup and carry-over")
+    if battle is not None and not foreign and not same_clock(clock, seen.records):
+        problems.append(f"battle {index} was not created with the set's clock")
     if report is None:
         row["status"] = "in_progress"
         return row, battle
@@ -227,6 +232,14 @@ def _audit_battle(find: FindBattle, ruleset: Ruleset[Any], index: int, battle_id
     if not report.ok:
         problems.append(f"battle {index} does not verify: {report.reason}")
     return row, None if foreign else battle
+
+
+def same_clock(clock: ClockSpec | None, records: Sequence[Recorded]) -> bool:
+    """Whether a set's battle runs the set's clock, on which a seat that never moves loses."""
+    started = started_clock(records)
+    if clock is None:
+        return started is None
+    return started is not None and (started.spec, started.first_move_loses) == (clock, True)
 
 
 def same_setup(ruleset: Any, a: dict[str, Any], b: dict[str, Any]) -> bool:

@@ -84,7 +84,8 @@ def rating_row(rank: int | None, player: str, row: dict[str, Any]) -> dict[str, 
 def player(player_id: Annotated[str, Path(max_length=200)], request: Request) -> Response:
     store = request.app.state.services.views
     results = store.hgetall(store.key("history", player_id, "results"))
-    battles = [{**row, "result": results.get(row["battle_id"])}
+    reasons = store.hgetall(store.key("history", player_id, "reasons"))     # why each battle ended
+    battles = [{**row, "result": results.get(row["battle_id"]), "reason": reasons.get(row["battle_id"])}
                for row in store.lrange(store.key("history", player_id, "battles"))]
     sets = [{**row, "result": results.get(row["set_id"])}
             for row in store.lrange(store.key("history", player_id, "sets"))]

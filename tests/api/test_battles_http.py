@@ -54,6 +54,7 @@ def test_a_battle_played_to_the_end_over_http(client, app):
     page = client.get("/players/alice").json()
     assert page["battles"][0]["battle_id"] == bid
     assert page["battles"][0]["result"] == ("draw" if winner is None else ("win" if winner == "p1" else "loss"))
+    assert page["battles"][0]["reason"] == view["outcome"]["reason"]       # why it ended, beside the result
 
 
 def test_time_travel_matches_the_view_at_each_point(client):

@@ -157,6 +157,9 @@ def test_a_held_back_spectator_sees_no_clock_event_early(client, now):
         assert seen[-1]["type"] == "engine.Clocked" and seen[-1]["data"]["at_ms"] == T0 + 5_000
         view = client.get(f"/battles/{bid}").json()
         assert view["seq"] == 9 and view["clock"]["at_ms"] == T0 + 5_000
+        # ... and marked held back, so that no client ticks p2's clock on from T0 + 5 s
+        assert view["clock"]["held_back"] is True
+        assert "held_back" not in seat_view(client, battle, "p1")["clock"]
         assert client.get(f"/battles/{bid}/at/24").status_code == 404          # not visible yet
         now.ms = T0 + 10_000
         answer = step(client, battle, random.Random(2))

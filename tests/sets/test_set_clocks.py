@@ -20,7 +20,7 @@ from domain.engine.events import decode_event
 from domain.engine.timeouts import NO_FIRST_MOVE, TIME_FORFEIT, timeout_due
 from domain.engine.timing import TimedOut
 from domain.sets import SetCreated, Sets, set_clock
-from replays.audit import audit_set
+from replays.audit import audit_set, same_clock
 from tests.api.helpers import PLAYERS
 
 START = 1_700_000_000_000        # the injected wall clock, ms since the epoch
@@ -198,3 +198,18 @@ def test_post_sets_takes_a_clock(sqlite_url, clock):
         bad = client.post("/sets", json={"ruleset": "deckduel", "players": PLAYERS, "clock": {"bank_ms": 0}})
         assert bad.status_code == 422
         assert bad.json()["error"]["details"]["field"] == "clock.bank_ms"
+
+
+@pytest.mark.parametrize("clock_given, loses, same", [
+    ("blitz", True, True),              # the set's clock, on which a seat that never moves loses
+    ("blitz", False, False),            # the set's clock, but an abort for a seat that never moves
+    ("rapid", True, False),             # another clock
+    (None, False, False),               # no clock at all
+])
+def test_the_audit_holds_each_battle_to_the_sets_clock(sets, clock_given, loses, same):
+    # given a battle created as a blitz set's battle would be, or otherwise
+    made = sets.battles.create("deckduel", PLAYERS, clock=clock_given, first_move_loses=loses)
+    records = sets.battles.records(made.battle_id)
+    # then only the set's own clock and first-move rule pass; a set without a clock wants none
+    assert same_clock(PRESETS["blitz"], records) is same
+    assert same_clock(None, records) is (clock_given is None)
