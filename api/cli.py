@@ -27,7 +27,7 @@ from .adapters.click import invoke
 from .cli_audit import audit_app, export_set, log, replay_import
 from .cli_bot import POLICY_NAMES, bot
 from .cli_clock import CLOCK_HELP, THINK_HELP, Pace, preset_lines, preset_rows, read_clock, read_think
-from .cli_errors import clean_errors, fail, perspective
+from .cli_errors import clean_errors, fail, parse_json_option, perspective
 from .cli_projections import projections_app
 from .cli_serve import serve
 from .render import event_line, score_line
@@ -39,19 +39,6 @@ app.add_typer(replay_app, name="replay")
 DB = typer.Option(None, "--db", help="Database URL (default: $RINGSIDE_DATABASE_URL or sqlite:///./ringside.db)")
 AS_JSON = typer.Option(False, "--json", help="Print JSON.")
 VERIFY_EXIT = {"ok": 0, "fail": 1, "unverifiable": 2}
-
-
-def parse_json_option(text: str, option: str) -> Any:
-    """JSON given inline, or `@path` to read it from a file."""
-    if text.startswith("@"):
-        try:
-            text = Path(text[1:]).read_text()
-        except OSError as exc:
-            fail(f"{option}: cannot read {text[1:]}: {exc.strerror}")
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError as exc:
-        fail(f"{option} is not valid JSON: {exc}")
 
 
 def read_setup(rs: Ruleset[Any], text: str | None) -> dict[str, Any] | None:

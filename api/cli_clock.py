@@ -9,16 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import msgspec
-import orjson
 
 from domain.engine.clock import MAX_MS, PRESETS, ClockSpec, parse_clock
 from domain.engine.errors import InvalidInput
 
-from .cli_errors import fail
+from .cli_errors import fail, parse_json_option
 
 CLOCK_HELP = (f"Play clocked battles in virtual time: a preset ({', '.join(PRESETS)}) or the clock's "
               "fields as JSON (or @file.json), as POST /battles takes them.")
@@ -39,23 +37,11 @@ def read_clock(text: str | None) -> ClockSpec | None:
         return None
     raw: Any = text.strip()
     if raw.startswith(("{", "@")):
-        raw = _json(raw)
+        raw = parse_json_option(raw, "--clock")
     try:
         return parse_clock(raw)
     except InvalidInput as exc:
         fail(f"--{exc.message}")
-
-
-def _json(text: str) -> Any:
-    if text.startswith("@"):
-        try:
-            text = Path(text[1:]).read_text()
-        except OSError as exc:
-            fail(f"--clock: cannot read {text[1:]}: {exc.strerror}")
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError as exc:
-        fail(f"--clock is not valid JSON: {exc}")
 
 
 def read_think(text: str | None, seats: Sequence[str], default: int) -> int | dict[str, int]:

@@ -1,11 +1,13 @@
 """One readable `error:` line and a non-zero exit for every expected CLI failure, and the
-input checks that end in one: Redis URLs and servers, and `--as` perspectives."""
+input checks that end in one: JSON options, Redis URLs and servers, and `--as` perspectives."""
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
+import orjson
 import typer
 from eventsourcing.persistence import PersistenceError
 
@@ -19,6 +21,19 @@ REDIS_TIMEOUT_SECONDS = 2
 def fail(message: str, code: int = 1) -> NoReturn:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
+
+
+def parse_json_option(text: str, option: str) -> Any:
+    """JSON given inline, or `@path` to read it from a file."""
+    if text.startswith("@"):
+        try:
+            text = Path(text[1:]).read_text()
+        except OSError as exc:
+            fail(f"{option}: cannot read {text[1:]}: {exc.strerror}")
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        fail(f"{option} is not valid JSON: {exc}")
 
 
 def clean_errors(fn: F) -> F:
