@@ -1,4 +1,4 @@
-"""Shared fixtures: real SQLite files, and the real PostgreSQL and Redis servers.
+"""Shared fixtures: an injected wall clock, real SQLite files, and the real PostgreSQL and Redis servers.
 
 With RINGSIDE_REQUIRE_SERVICES=1 (as in CI) an unreachable service fails the test;
 otherwise the test is skipped with the reason.
@@ -11,6 +11,8 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
+
+from tests.clocktime import Clock
 
 PG_HOST, PG_PORT, PG_DB, PG_USER = "127.0.0.1", 5432, "test", "postgres"
 REDIS_HOST, REDIS_PORT = "127.0.0.1", 6379
@@ -31,6 +33,12 @@ def need_service(name: str, host: str, port: int) -> None:
     if os.environ.get("RINGSIDE_REQUIRE_SERVICES") == "1":
         pytest.fail(message + " (RINGSIDE_REQUIRE_SERVICES=1)")
     pytest.skip(message)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    """An injected wall clock at T0, moved by the test (tests/clocktime.py)."""
+    return Clock()
 
 
 @pytest.fixture

@@ -14,34 +14,18 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.services import Settings, bootstrap
+from tests.clocktime import T0, Clock
 
 from .helpers import auth, create, step
 
-T0 = 1_000_000              # the battle's time as it is created, in ms
 CLOCK = {"bank_ms": 60_000, "increment_ms": 1_000}
 WAIT = ThreadPoolExecutor(2, thread_name_prefix="clock-test")
 
 
-class Now:
-    """The service's clock, moved by the test."""
-
-    def __init__(self) -> None:
-        self.ms = T0
-
-    def __call__(self) -> int:
-        return self.ms
-
-
 @pytest.fixture
-def now() -> Now:
-    return Now()
-
-
-@pytest.fixture
-def client(sqlite_url, now) -> Iterator[TestClient]:
-    services = bootstrap(Settings(database_url=sqlite_url))
+def client(sqlite_url, clock) -> Iterator[TestClient]:
     # Every batch's accept time, and the views' `now_ms`, read the test's clock.
-    services.battles.now_ms = services.battles.writer.now_ms = now
+    services = bootstrap(Settings(database_url=sqlite_url), now_ms=clock)
     with TestClient(create_app(services=services)) as test_client:
         yield test_client
 
@@ -57,25 +41,25 @@ def clocks(view: dict[str, Any]) -> dict[str, tuple[int, bool]]:
     return {seat: (shown["remaining_ms"], shown["running"]) for seat, shown in view["clock"]["seats"].items()}
 
 
-def played(client: TestClient, now: Now) -> dict[str, Any]:
+def played(client: TestClient, clock: Clock) -> dict[str, Any]:
     """A deckduel battle on CLOCK: both seats choose their openings at once (both clocks run
     from T0); p1 locks in at T0 + 5 s (seqs 8-9), p2 at T0 + 8 s (seqs 10-24, the first round)."""
     battle = create(client, clock=CLOCK, spectator_delay=1)
     rng = random.Random(1)
     for moved_at in (5_000, 8_000):
-        now.ms = T0 + moved_at
+        clock.ms = T0 + moved_at
         assert step(client, battle, rng) is not None
     return battle
 
 
-def test_a_clocked_battles_view_gives_each_seats_time_and_the_servers_now(client, now):
+def test_a_clocked_battles_view_gives_each_seats_time_and_the_servers_now(client, clock):
     battle = create(client, clock=CLOCK)
     view = seat_view(client, battle, "p1")
     assert view["clock"]["at_ms"] == T0 and view["now_ms"] == T0
     assert clocks(view) == {"p1": (60_000, True), "p2": (60_000, True)}     # both choose their openings
-    now.ms = T0 + 5_000
+    clock.ms = T0 + 5_000
     assert step(client, battle, random.Random(1)) is not None              # p1 locks in
-    now.ms = T0 + 6_500
+    clock.ms = T0 + 6_500
     view = seat_view(client, battle, "p1")
     assert view["seq"] == 9 and view["clock"]["at_ms"] == T0 + 5_000
     # p1: 60 000 - 5 000 taken + 1 000 increment = 56 000, stopped; p2 still runs from T0:
@@ -90,9 +74,9 @@ def test_an_unclocked_battles_view_has_no_clock_and_no_server_time(client):
     assert "clock" not in view and "now_ms" not in view and set(view["presence"]) == {"p1", "p2"}
 
 
-def test_time_travel_shows_the_clocks_as_of_that_seq(client, now):
-    battle = played(client, now)
-    now.ms = T0 + 9_000
+def test_time_travel_shows_the_clocks_as_of_that_seq(client, clock):
+    battle = played(client, clock)
+    clock.ms = T0 + 9_000
     head = seat_view(client, battle, "p1")
     assert head["seq"] == 24 and head["clock"]["at_ms"] == T0 + 8_000
     # Before seq 7 (ClockStarted closes the create batch) the battle has no clock yet.
@@ -127,8 +111,8 @@ def streamed(ws: Any, last: int) -> list[dict[str, Any]]:
     return events
 
 
-def test_the_stream_carries_the_clock_events(client, now):
-    battle = played(client, now)
+def test_the_stream_carries_the_clock_events(client, clock):
+    battle = played(client, clock)
     bid, token = battle["battle_id"], battle["seat_tokens"]["p1"]
     logged = client.get(f"/battles/{bid}/events", headers=auth(token)).json()["events"]
     with client.websocket_connect(f"/battles/{bid}/stream?from=1&token={token}") as ws:
@@ -140,16 +124,16 @@ def test_the_stream_carries_the_clock_events(client, now):
         # A timeout is a batch of its own, live on the stream: the seat awaited since T0 + 8 s
         # runs out at its bank plus a second's grace.
         seat, shown = next((s, c) for s, c in seat_view(client, battle, "p1")["clock"]["seats"].items() if c["running"])
-        now.ms = T0 + 8_000 + shown["remaining_ms"] + 1_000
+        clock.ms = T0 + 8_000 + shown["remaining_ms"] + 1_000
         timed_out = client.app.state.services.battles.timeout_later(bid, seat, 24).result(timeout=10)
         live = streamed(ws, timed_out.seq)
         assert live[0]["seq"] == 25 and live[0]["type"] == "engine.TimedOut"
-        assert live[0]["data"] == {"seat": seat, "at_ms": now.ms, "consequence": "forfeit"}
+        assert live[0]["data"] == {"seat": seat, "at_ms": clock.ms, "consequence": "forfeit"}
         assert live[-1]["type"] == "engine.BattleEnded"
 
 
-def test_a_held_back_spectator_sees_no_clock_event_early(client, now):
-    battle = played(client, now)            # spectator_delay 1: spectators are one action behind
+def test_a_held_back_spectator_sees_no_clock_event_early(client, clock):
+    battle = played(client, clock)            # spectator_delay 1: spectators are one action behind
     bid = battle["battle_id"]
     with client.websocket_connect(f"/battles/{bid}/stream?from=1") as ws:
         # The last action (p2's, seqs 10-24) is held back, its Clocked with it.
@@ -161,7 +145,7 @@ def test_a_held_back_spectator_sees_no_clock_event_early(client, now):
         assert view["clock"]["held_back"] is True
         assert "held_back" not in seat_view(client, battle, "p1")["clock"]
         assert client.get(f"/battles/{bid}/at/24").status_code == 404          # not visible yet
-        now.ms = T0 + 10_000
+        clock.ms = T0 + 10_000
         answer = step(client, battle, random.Random(2))
         assert answer is not None
         # One more action: p2's batch comes out, up to its Clocked at seq 24 and not past it.

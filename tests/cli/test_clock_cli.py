@@ -18,7 +18,9 @@ from api import cli_bot
 from api.cli_bot import move_timeout, others_wait, play_seat, time_left_ms
 from api.routes.rulesets import list_rulesets
 from domain.battles import Battles
+from domain.engine.battle import BattleState
 from domain.engine.clock import PRESETS, ClockSpec
+from domain.engine.events import Recorded
 from domain.engine.ruleset import get_ruleset
 from domain.engine.timeouts import ABORTED, NO_FIRST_MOVE, TIME_FORFEIT
 from domain.engine.timing import Clocked, TimedOut
@@ -38,18 +40,22 @@ def loaded(work) -> Battles:
     return Battles(f"sqlite:///{work / 'sim.db'}")
 
 
+def stored(work, out: Any) -> list[tuple[BattleState, list[Recorded]]]:
+    """Each battle a simulation names, as stored: its state and its log."""
+    with loaded(work) as battles:
+        return [(battles.load(bid), battles.records(bid)) for bid in out["battle_ids"]]
+
+
 def test_simulate_with_a_preset_plays_clocked_battles_that_verify(tmp_path):
     # given three blitz battles of bots thinking the default second a move
     out = simulate(tmp_path, "--battles", "3", "--seed", "4", "--clock", "blitz")
     # then each battle ran the clock in virtual time from 0, and none ran out of time
     assert out["timeouts"] == 0
-    with loaded(tmp_path) as battles:
-        for bid in out["battle_ids"]:
-            state = battles.load(bid)
-            assert state.clock.spec == PRESETS["blitz"] and not state.clock.first_move_loses
-            times = [r.event.at_ms for r in battles.records(bid) if isinstance(r.event, Clocked)]
-            # every move takes its second: accept times are whole seconds, never going back
-            assert times == sorted(times) and all(t % 1000 == 0 for t in times) and times[0] == 1000
+    for state, records in stored(tmp_path, out):
+        assert state.clock.spec == PRESETS["blitz"] and not state.clock.first_move_loses
+        times = [r.event.at_ms for r in records if isinstance(r.event, Clocked)]
+        # every move takes its second: accept times are whole seconds, never going back
+        assert times == sorted(times) and all(t % 1000 == 0 for t in times) and times[0] == 1000
     assert_every_replay_verifies(tmp_path, out["battle_ids"])
 
 
@@ -68,13 +74,10 @@ def test_a_bot_that_never_moves_in_time_aborts_the_battle(tmp_path):
     out = simulate(tmp_path, "--battles", "2", "--clock", "blitz", "--think-ms", "1000,40000")
     # then each battle aborts at 30 s + 1 s of grace, unrated, with no winner
     assert out["timeouts"] == 2
-    with loaded(tmp_path) as battles:
-        for bid in out["battle_ids"]:
-            records = battles.records(bid)
-            timed_out = [r.event for r in records if isinstance(r.event, TimedOut)]
-            assert timed_out == [TimedOut(seat="p2", at_ms=31_000, consequence="abort")]
-            outcome = battles.load(bid).outcome
-            assert (outcome.winner, outcome.reason) == (None, ABORTED)
+    for state, records in stored(tmp_path, out):
+        timed_out = [r.event for r in records if isinstance(r.event, TimedOut)]
+        assert timed_out == [TimedOut(seat="p2", at_ms=31_000, consequence="abort")]
+        assert (state.outcome.winner, state.outcome.reason) == (None, ABORTED)
     assert_every_replay_verifies(tmp_path, out["battle_ids"])
 
 
@@ -105,9 +108,8 @@ def test_a_clock_from_a_file_and_simulated_sets(tmp_path):
         assert found["score"] == {"p1": 2, "p2": 0}
         assert found["clock"] == msgspec.to_builtins(ClockSpec(bank_ms=180_000, increment_ms=2000, grace_ms=500,
                                                                 first_move_ms=30_000))
-        for bid in out["battle_ids"]:
-            state = battles.load(bid)
-            assert (state.outcome.reason, state.clock.at_ms) == (NO_FIRST_MOVE, 30_500)
+    for state, _ in stored(tmp_path, out):
+        assert (state.outcome.reason, state.clock.at_ms) == (NO_FIRST_MOVE, 30_500)
 
 
 @pytest.mark.parametrize(("args", "needle"), [

@@ -1,4 +1,5 @@
-"""Shared parts of the clock tests: an injected wall clock, a battle with a clock, the log read back."""
+"""Shared parts of the clock tests: the injected wall clock (tests/clocktime.py), a battle with a
+clock, the log read back."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -12,26 +13,13 @@ from domain.engine.timing import ClockCredited, TimedOut, clock_view
 from domain.replay import build
 from domain.timers import ClockKeeper
 from replays.verify import verify
+from tests.clocktime import T0, Clock  # noqa: F401  (the injected wall clock, imported from here too)
 
-T0 = 1_700_000_000_000          # the injected time every test starts at (ms since the epoch)
 PLAYERS = {"p1": "alice", "p2": "bob"}
 SEED = bytes(range(32))         # a fixed seed: the same rng draws at every run
 # A minute each, a second of grace, no first-move limit: both seats owe a mulligan from T0,
 # so both clocks run from T0 and p1's (the first seat) runs out first: at T0 + 61,000.
 MINUTE = {"bank_ms": 60_000, "grace_ms": 1_000}
-
-
-class Clock:
-    """The wall clock the battles read (`Battles(now_ms=...)`), moved on by the test alone."""
-
-    def __init__(self, at_ms: int = T0):
-        self.ms = at_ms
-
-    def __call__(self) -> int:
-        return self.ms
-
-    def advance(self, ms: int) -> None:
-        self.ms += ms
 
 
 @contextmanager

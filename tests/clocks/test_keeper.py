@@ -31,11 +31,6 @@ def until(check: Callable[[], bool], what: str, seconds: float = 5.0) -> None:
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
 def battles(sqlite_url: str, clock: Clock) -> Iterator[Battles]:
     with Battles(sqlite_url, now_ms=clock) as battles:
         battles.committer.start()

@@ -22,24 +22,9 @@ from domain.engine.timing import TimedOut
 from domain.sets import SetCreated, Sets, set_clock
 from replays.audit import audit_set, same_clock
 from tests.api.helpers import PLAYERS
+from tests.clocktime import T0, Clock
 
-START = 1_700_000_000_000        # the injected wall clock, ms since the epoch
 BLITZ = msgspec.to_builtins(PRESETS["blitz"])
-
-
-class Clock:
-    """The wall clock the service reads, moved by hand."""
-
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> int:
-        return self.now
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
 
 
 @pytest.fixture
@@ -60,7 +45,7 @@ def time_out(sets: Sets, battle_id: str, clock: Clock) -> tuple[str, list]:
     state = sets.battles.load(battle_id)
     due = timeout_due(state)
     assert due is not None, "no clock is running"
-    clock.now = due[0]
+    clock.ms = due[0]
     done = sets.battles.timeout_later(battle_id, due[1], state.seq).result()
     return due[1], [rec.event for rec in done.records]
 
@@ -76,7 +61,7 @@ def test_the_set_records_its_clock_and_every_battle_runs_it(sets, clock):
     # and the first battle runs it from its creation, where a seat that never moves loses
     battle = sets.battles.load(made.battle_id)
     assert battle.clock is not None and battle.clock.spec == PRESETS["blitz"]
-    assert battle.clock.first_move_loses and battle.clock.at_ms == START
+    assert battle.clock.first_move_loses and battle.clock.at_ms == T0
     # and the battle's setup (what the set's audit compares) holds no clock
     assert "clock" not in battle.created.setup
 
@@ -86,17 +71,17 @@ def test_a_seat_that_never_moves_loses_that_battle_and_the_next_runs_the_clock(s
     made = sets.create("deckduel", PLAYERS, games=3, mode="all", clock="blitz")
     # when the first-move limit and grace have passed: 30 s + 1 s after the start
     seat, batch = time_out(sets, made.battle_id, clock)
-    assert clock.now == START + 30_000 + 1_000
+    assert clock.ms == T0 + 30_000 + 1_000
     # then p1 (first of the two tied seats) loses the battle instead of aborting it
     assert seat == "p1"
-    assert batch[0] == TimedOut(seat="p1", at_ms=START + 31_000, consequence="forfeit")
+    assert batch[0] == TimedOut(seat="p1", at_ms=T0 + 31_000, consequence="forfeit")
     outcome = sets.battles.load(made.battle_id).outcome
     assert (outcome.winner, outcome.reason) == ("p2", NO_FIRST_MOVE)
     # and the set records p2's win and starts the next battle, clocked from that moment
     found = sets.get(made.set_id)
     assert [(b["index"], b["winner"]) for b in found["battles"][:1]] == [(0, "p2")]
     second = sets.battles.load(found["current_battle"])
-    assert second.clock.spec == PRESETS["blitz"] and second.clock.at_ms == START + 31_000
+    assert second.clock.spec == PRESETS["blitz"] and second.clock.at_ms == T0 + 31_000
 
 
 def test_with_forfeit_a_timeout_loses_that_battle(sets, clock):
@@ -105,7 +90,7 @@ def test_with_forfeit_a_timeout_loses_that_battle(sets, clock):
     mulligans(sets, made.battle_id)
     # when the seat to move walks away: its 180 s bank and 1 s of grace run out
     seat, batch = time_out(sets, made.battle_id, clock)
-    assert clock.now == START + 180_000 + 1_000
+    assert clock.ms == T0 + 180_000 + 1_000
     # then it loses that battle on time, and the set counts the other seat's win
     other = "p1" if seat == "p2" else "p2"
     assert batch[0].consequence == "forfeit"
@@ -121,7 +106,7 @@ def test_with_auto_the_rules_play_on(sets, clock):
     # when the seat to move walks away
     seat, batch = time_out(sets, made.battle_id, clock)
     # then the rules move for it, and the same battle goes on: the set has no result yet
-    assert batch[0] == TimedOut(seat=seat, at_ms=START + 181_000, consequence="auto")
+    assert batch[0] == TimedOut(seat=seat, at_ms=T0 + 181_000, consequence="auto")
     battle = sets.battles.load(made.battle_id)
     assert battle.outcome is None and battle.clock.seats[seat].auto == 1
     found = sets.get(made.set_id)

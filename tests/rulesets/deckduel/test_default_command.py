@@ -2,15 +2,12 @@
 the whole hand at the mulligan, pass in combat, discard the first card by id in the end step."""
 from __future__ import annotations
 
-from domain.ai.match import seeded_bytes
-from domain.engine.battle import decide_batch, open_battle
 from domain.engine.choices import ChoiceLocked
-from domain.engine.rng import Rng
 from domain.rulesets.deckduel import RULESET
 from domain.rulesets.deckduel.commands import Discard, Mulligan, Pass, PlayAttack
 from domain.rulesets.deckduel.events import CardDiscarded, DiscardRequired, Passed
 from domain.rulesets.deckduel.legal import default_command, legal_commands
-from domain.rulesets.deckduel.state import SEATS
+from tests.rulesets.defaults import checked_defaults, random_walks
 
 from .given import decide_after, duel, mulligan_pending
 
@@ -58,21 +55,6 @@ def test_the_default_reads_nothing_the_seat_may_not_see():
 def test_in_seeded_battles_the_default_is_legal_and_accepted_wherever_a_seat_is_awaited():
     """30 battles of random moves; in every other one p2's clock runs out on every move, so the
     default alone must also carry a seat to the end."""
-    defaults = set()
-    for i in range(BATTLES):
-        state, _ = open_battle(RULESET, battle_id=f"00000000-0000-4000-8000-{i:012d}", setup=RULESET.fresh_setup(),
-                               players={seat: f"player-{seat}" for seat in SEATS},
-                               revealed=seeded_bytes("default-command", i), created_at="2026-01-01T00:00:00.000Z")
-        moves = Rng(seeded_bytes("default-command-moves", i))
-        while state.outcome is None:
-            waiting = sorted(RULESET.awaiting(state.game))
-            for seat in waiting:
-                default = RULESET.codec.wire(default_command(state.game, seat))
-                assert default in [RULESET.codec.wire(c) for c in legal_commands(state.game, seat)], (i, state.seq)
-                decide_batch(RULESET, state, seat, default)
-                defaults.add(default["type"])
-            seat = waiting[0]
-            timed_out = i % 2 == 1 and seat == "p2"
-            move = default_command(state.game, seat) if timed_out else moves.choice(legal_commands(state.game, seat))
-            state, _ = decide_batch(RULESET, state, seat, move)
+    defaults = {wire["type"] for state in random_walks(RULESET, [RULESET.fresh_setup()] * BATTLES)
+                for wire in checked_defaults(RULESET, state)}
     assert defaults == {"mulligan", "pass", "discard"}

@@ -12,11 +12,7 @@ from typing import Any
 
 import pytest
 
-from domain.ai import get_policy
-from domain.ai.match import play, seeded_bytes
-from domain.engine.battle import decide_batch, fold, seat_table
 from domain.engine.errors import RuleViolation
-from domain.engine.events import Recorded
 from domain.engine.rng import Rng
 from domain.rulesets.rat import RULESET
 from domain.rulesets.rat.commands import Act
@@ -25,6 +21,7 @@ from domain.rulesets.rat.decide import decide
 from domain.rulesets.rat.legal import default_command, legal_commands
 from domain.rulesets.rat.setup import DEFAULT_SETUP
 from domain.rulesets.rat.state import Stack
+from tests.rulesets.defaults import bot_matches, checked_defaults
 
 from .given import SEED, battle, enemy, entity
 
@@ -95,25 +92,6 @@ def setups(n: int) -> list[dict[str, Any]]:
     return found
 
 
-def batch_ends(records: list[Recorded], seq: int) -> bool:
-    """Whether the record at `seq` (1-based) closes its batch: a state a seat may act in."""
-    return seq == len(records) or records[seq].event.starts_batch()
-
-
 def test_the_default_is_legal_and_accepted_wherever_a_seat_is_awaited():
-    codec, checked = RULESET.codec, 0
-    for i, setup in enumerate(setups(30)):
-        bots = {seat: get_policy("random", "rat") for seat in seat_table(RULESET, setup).seats}
-        match = play(RULESET, bots, battle_id=f"00000000-0000-4000-8000-{i:012d}", setup=setup,
-                     revealed=seeded_bytes("rat-default", i), bot_seed=seeded_bytes("rat-default-bots", i))
-        state = None
-        for rec in match.records:
-            state = fold(RULESET, state, rec)
-            if state.game is None or state.outcome is not None or not batch_ends(match.records, rec.seq):
-                continue
-            for seat in sorted(RULESET.awaiting(state.game)):
-                wire = codec.wire(default_command(state.game, seat))
-                assert wire in [codec.wire(c) for c in legal_commands(state.game, seat)], (i, rec.seq, seat, wire)
-                decide_batch(RULESET, state, seat, wire)
-                checked += 1
-    assert checked > 300
+    checked = [wire for state in bot_matches(RULESET, setups(30)) for wire in checked_defaults(RULESET, state)]
+    assert len(checked) > 300

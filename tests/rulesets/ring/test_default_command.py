@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from domain.ai.match import seeded_bytes
-from domain.engine.battle import decide_batch, open_battle
 from domain.engine.choices import ChoiceLocked, PendingChoices
-from domain.engine.rng import Rng
 from domain.rulesets.ring import RULESET
 from domain.rulesets.ring.commands import ChooseBattlefield, EndTurn, PickRing, PickTeam, Swap
 from domain.rulesets.ring.events import BattlefieldChosen, TurnYielded, UnitSwapped
 from domain.rulesets.ring.legal import default_command, legal_commands
 from domain.rulesets.ring.state import SEATS, Ring
+from tests.rulesets.defaults import checked_defaults, random_walks
 
 from .given import battle, decide_after, play, team_pick
 
@@ -86,21 +84,6 @@ def test_the_battlefield_default_is_the_first_by_id():
 def test_in_seeded_battles_the_default_is_legal_and_accepted_wherever_a_seat_is_awaited():
     """30 battles of random moves; in every other one p2's clock runs out on every move, so the
     default alone must also carry a seat to the end."""
-    defaults = set()
-    for i in range(BATTLES):
-        state, _ = open_battle(RULESET, battle_id=f"00000000-0000-4000-8000-{i:012d}", setup=RULESET.fresh_setup(),
-                               players={seat: f"player-{seat}" for seat in SEATS},
-                               revealed=seeded_bytes("default-command", i), created_at="2026-01-01T00:00:00.000Z")
-        moves = Rng(seeded_bytes("default-command-moves", i))
-        while state.outcome is None:
-            waiting = sorted(RULESET.awaiting(state.game))
-            for seat in waiting:
-                default = RULESET.codec.wire(default_command(state.game, seat))
-                assert default in [RULESET.codec.wire(c) for c in legal_commands(state.game, seat)], (i, state.seq)
-                decide_batch(RULESET, state, seat, default)
-                defaults.add(default["type"])
-            seat = waiting[0]
-            timed_out = i % 2 == 1 and seat == "p2"
-            move = default_command(state.game, seat) if timed_out else moves.choice(legal_commands(state.game, seat))
-            state, _ = decide_batch(RULESET, state, seat, move)
+    defaults = {wire["type"] for state in random_walks(RULESET, [RULESET.fresh_setup()] * BATTLES)
+                for wire in checked_defaults(RULESET, state)}
     assert defaults == {"choose_battlefield", "pick_team", "pick_ring", "swap", "end_turn"}

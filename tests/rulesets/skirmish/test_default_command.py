@@ -3,17 +3,14 @@ many characters as the mode allows (first in team order, the boss always), place
 tile of its zone, keep the whole starting hand, end the turn in combat."""
 from __future__ import annotations
 
-from typing import Any
-
-from domain.ai.match import seeded_bytes
-from domain.engine.battle import BattleState, decide_batch, open_battle
+from domain.engine.battle import BattleState, decide_batch
 from domain.engine.choices import ChoiceLocked
-from domain.engine.rng import Rng
 from domain.rulesets.skirmish import RULESET
 from domain.rulesets.skirmish.commands import EndTurn, Field, Mulligan, Place
 from domain.rulesets.skirmish.events import TurnEnded, UnitPlaced
 from domain.rulesets.skirmish.legal import default_command, legal_commands
 from domain.rulesets.skirmish.state import SEATS
+from tests.rulesets.defaults import checked_defaults, opened, random_walks
 
 from .given import decide_after, play, skirmish, unit
 
@@ -22,13 +19,6 @@ DUEL = {"mode": "duel", "board": "meadow", "first_player": "p1",
         "p1": {"team": ["wisp", "sable", "thorn", "cinder"]},
         "p2": {"team": ["bramble", "thorn", "sable", "fang"]}}
 RAID = {"mode": "raid", "p1": {"team": ["sigil", "quill", "fang", "brick", "wisp"]}, "p2": {"boss": "tempest_wyrm"}}
-
-
-def opened(setup: dict[str, Any], seed: int = 1) -> BattleState:
-    state, _ = open_battle(RULESET, battle_id="00000000-0000-4000-8000-000000000001", setup=setup,
-                           players={seat: f"player-{seat}" for seat in SEATS},
-                           revealed=seeded_bytes("default-command", seed), created_at="2026-01-01T00:00:00.000Z")
-    return state
 
 
 def defaults_played(state: BattleState, phase: str) -> BattleState:
@@ -40,7 +30,7 @@ def defaults_played(state: BattleState, phase: str) -> BattleState:
 
 
 def test_in_a_duel_the_default_fields_the_first_three_of_the_team():
-    given = opened(DUEL).game
+    given = opened(RULESET, DUEL).game
     when = default_command(given, "p1")
     assert when == Field(characters=("wisp", "sable", "thorn"))     # cinder, fourth, stays home
     assert when in legal_commands(given, "p1")
@@ -49,18 +39,18 @@ def test_in_a_duel_the_default_fields_the_first_three_of_the_team():
 
 
 def test_in_a_raid_the_default_fields_the_whole_team_and_the_boss_side_its_boss():
-    given = opened(RAID).game
+    given = opened(RULESET, RAID).game
     # 1 to 5 may be fielded: the widest pick is all five, not the first listed (sigil alone)
     assert legal_commands(given, "p1")[0] == Field(characters=("sigil",))
     assert default_command(given, "p1") == Field(characters=("sigil", "quill", "fang", "brick", "wisp"))
     assert default_command(given, "p2") == Field(characters=("tempest_wyrm", "stormling", "squall"))
-    narrow = opened({**RAID, "params": {"raid_field_max": 2}}).game
+    narrow = opened(RULESET, {**RAID, "params": {"raid_field_max": 2}}).game
     assert default_command(narrow, "p1") == Field(characters=("sigil", "quill"))
     assert default_command(narrow, "p2") == Field(characters=("tempest_wyrm", "stormling"))
 
 
 def test_the_default_places_the_first_unplaced_character_on_the_back_row_from_the_left():
-    given = defaults_played(opened(DUEL), "select").game
+    given = defaults_played(opened(RULESET, DUEL), "select").game
     # meadow: p1 deploys on rows 0-1 and p2 on rows 6-7; the back rows are 0 and 7
     assert [default_command(given, seat) for seat in SEATS] == [Place(character="wisp", cell=(0, 0)),
                                                                  Place(character="bramble", cell=(0, 7))]
@@ -72,7 +62,7 @@ def test_the_default_places_the_first_unplaced_character_on_the_back_row_from_th
 
 
 def test_at_the_starting_hand_the_default_keeps_all_three_cards():
-    given = defaults_played(defaults_played(opened(DUEL), "select"), "place").game
+    given = defaults_played(defaults_played(opened(RULESET, DUEL), "select"), "place").game
     assert given.phase == "mulligan" and len(given.p1.hand) == 3
     when = default_command(given, "p1")
     assert when == Mulligan(cards=()) == legal_commands(given, "p1")[0]     # the smallest pick: nothing back
@@ -90,19 +80,6 @@ def test_in_combat_the_default_ends_the_turn_with_ap_and_cards_left():
 def test_in_seeded_battles_the_default_is_legal_and_accepted_wherever_a_seat_is_awaited():
     """30 battles of random moves, duels and raids; in every other one p2's clock runs out on
     every move, so the default alone must also carry a seat to the end."""
-    defaults = set()
-    for i in range(BATTLES):
-        state = opened(RAID if i % 3 == 2 else RULESET.fresh_setup(), seed=i)
-        moves = Rng(seeded_bytes("default-command-moves", i))
-        while state.outcome is None:
-            waiting = sorted(RULESET.awaiting(state.game))
-            for seat in waiting:
-                default = RULESET.codec.wire(default_command(state.game, seat))
-                assert default in [RULESET.codec.wire(c) for c in legal_commands(state.game, seat)], (i, state.seq)
-                decide_batch(RULESET, state, seat, default)
-                defaults.add(default["type"])
-            seat = waiting[0]
-            timed_out = i % 2 == 1 and seat == "p2"
-            move = default_command(state.game, seat) if timed_out else moves.choice(legal_commands(state.game, seat))
-            state, _ = decide_batch(RULESET, state, seat, move)
+    setups = [RAID if i % 3 == 2 else RULESET.fresh_setup() for i in range(BATTLES)]
+    defaults = {wire["type"] for state in random_walks(RULESET, setups) for wire in checked_defaults(RULESET, state)}
     assert defaults == {"field", "place", "mulligan", "end_turn"}
