@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/leaderboard.py
 	$(BIN)/python bench/spectators.py
 	$(BIN)/python bench/commands.py
+	$(BIN)/python bench/clocks.py
 
 clean:
 	rm -rf $(VENV) ringside.db ringside.db-wal ringside.db-shm

@@ -168,7 +168,8 @@ def bootstrap(settings: Settings | None = None, *, now_ms: Callable[[], int] = w
         background["projections"] = Runner(projections)
     background["views"] = views
     # Before the house seats: an outage is credited before any seat, the house's too, moves.
-    background["clocks"] = ClockKeeper(battles, claims(settings, "clock"), settings.clock_sweep_seconds)
+    background["clocks"] = ClockKeeper(battles, claims(settings, "clock"), settings.clock_sweep_seconds,
+                                       alone=not settings.redis_url)
     background["house"] = HouseSeats(battles, claims(settings, "house"), settings.house_sweep_seconds)
     sets = Sets(battles)
     # The sets' commit listener may fail after a battle ends; the sweep moves such sets on.

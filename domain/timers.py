@@ -52,6 +52,9 @@ OWED_WAIT_SECONDS = 5.0     # at start, how long credits other workers claimed a
 COMPACT_SLACK = 1024        # stale heap entries tolerated beyond twice the battles held
 OUTAGE = "outage"           # the reason an outage's credit records
 FOLLOWED = (ClockStarted.TOPIC, Clocked.TOPIC, ClockCredited.TOPIC, BattleEnded.TOPIC)
+# A worker alone on its store commits every clock event itself (its commit listener holds them);
+# from the log it needs only battles other processes start (an import, say) and end.
+FOLLOWED_ALONE = (ClockStarted.TOPIC, BattleEnded.TOPIC)
 MOVED = (StaleState, RuleViolation, IntegrityError)     # the battle moved past the state decided on
 
 
@@ -68,7 +71,11 @@ class ClockKeeper:
     """The background timekeeper of every clocked battle, started and closed with the service."""
 
     def __init__(self, battles: Battles, claims: Claims | None = None,
-                 sweep_seconds: float = CLOCK_SWEEP_SECONDS, heartbeat: HeartbeatStore | None = None):
+                 sweep_seconds: float = CLOCK_SWEEP_SECONDS, heartbeat: HeartbeatStore | None = None,
+                 alone: bool = False):
+        """`alone`: no other worker writes to this store (no Redis to share claims), so the log
+        is read for battles started and ended, not for every clock event again: a deadline
+        held from a stale read is checked against the battle's latest state when it comes due."""
         self.battles = battles
         self.claims = claims or LocalClaims()
         self.sweep_seconds = sweep_seconds
@@ -84,7 +91,7 @@ class ClockKeeper:
         self._wake = threading.Condition()      # guards the above; notified for an earlier entry
         self._poked = False
         self._deciding = threading.Lock()       # one decider at a time: the thread, or a caller of run_due
-        self._log = LogCursor(battles.store, FOLLOWED)
+        self._log = LogCursor(battles.store, FOLLOWED_ALONE if alone else FOLLOWED)
         self._following = False
         self._reading = threading.Lock()        # one reader of the log at a time
         self._thread: threading.Thread | None = None

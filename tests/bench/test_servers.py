@@ -61,3 +61,19 @@ def test_spectators_get_every_seq_once() -> None:
     assert isinstance(row["deliveries"], int) and row["deliveries"] >= 2 * 4
     assert all(isinstance(row[key], float) for key in SPECTATED - {"spectators", "runs", "deliveries", "commands"})
     assert isinstance(row["runs"], list) and len(row["runs"]) == 1
+
+
+def test_clocks_times_out_every_expiring_battle_exactly_once() -> None:
+    # The script itself fails when an expiring battle gets no timeout, or any battle two.
+    need_wrk()
+    found = bench_json("clocks.py", "--battles", "30", "--expiring", "10", "--window", "3", "--pairs", "1",
+                       "--seconds", "1", "--connections", "2", "--command-battles", "0")
+    assert set(found) == {"timeouts", "commands"}
+    timeouts, commands = found["timeouts"], found["commands"]
+    assert {"battles", "p50_ms", "p99_ms", "expiring", "timed_out", "late_max_ms"} <= set(timeouts)
+    assert (timeouts["battles"], timeouts["expiring"], timeouts["timed_out"]) == (30, 10, 10)
+    assert all(isinstance(timeouts[key], float) for key in ("p50_ms", "p99_ms", "late_max_ms")), timeouts
+    assert {"with_clocks_rps", "without_clocks_rps", "ratio", "pairs"} <= set(commands)
+    assert commands["pairs"] == 1
+    assert all(isinstance(commands[key], float) and commands[key] > 0
+               for key in ("with_clocks_rps", "without_clocks_rps", "ratio")), commands

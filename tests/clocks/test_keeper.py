@@ -125,9 +125,10 @@ def test_automatic_moves_play_on_until_a_seat_has_had_max_auto_in_a_row(battles:
     verified(battles, bid)
 
 
-def test_a_commit_that_moves_the_deadline_reschedules_the_battle(battles: Battles, clock: Clock) -> None:
+@pytest.mark.parametrize("alone", [False, True])
+def test_a_commit_that_moves_the_deadline_reschedules_the_battle(battles: Battles, clock: Clock, alone: bool) -> None:
     fischer = {"bank_ms": 60_000, "increment_ms": 5_000, "grace_ms": 1_000}
-    with running(battles, sweep_seconds=QUIET) as keeper:
+    with running(battles, sweep_seconds=QUIET, alone=alone) as keeper:
         bid = create(battles, fischer)
         assert keeper.deadline(bid) == T0 + 61_000
         # when both seats mulligan at T0 + 20 s, the turn ends for both
@@ -180,6 +181,31 @@ def test_a_battle_another_process_clocks_is_held_from_the_log(sqlite_url: str, b
         clock.advance(41_000)
         keeper.run_due()
         assert len(timeouts(battles, bid)) == 1 and keeper.timeouts == 1
+
+
+def test_a_worker_alone_checks_a_deadline_it_read_long_ago_against_the_battle_when_it_comes_due(
+        sqlite_url: str, battles: Battles, clock: Clock) -> None:
+    fischer = {"bank_ms": 60_000, "increment_ms": 5_000, "grace_ms": 1_000}
+    with running(battles, sweep_seconds=QUIET, alone=True) as keeper, \
+            Battles(sqlite_url, now_ms=clock) as elsewhere:
+        elsewhere.committer.start()
+        # given a battle another process starts (an import, say), which a worker alone reads at its start
+        bid = create(elsewhere, fischer)
+        keeper.discover()
+        assert keeper.deadline(bid) == T0 + 61_000
+        # when that process moves it on: 20,000 + (60,000 - 20,000 + 5,000) + 1,000 grace
+        clock.advance(20_000)
+        for seat in ("p1", "p2"):
+            elsewhere.submit(bid, seat, elsewhere.legal(bid, seat)[0])
+        keeper.discover()
+        assert keeper.deadline(bid) == T0 + 61_000      # clock events are not read again alone
+        # then the stale deadline appends nothing: the battle is loaded and held afresh
+        clock.advance(41_000)
+        keeper.run_due()
+        assert timeouts(battles, bid) == [] and keeper.deadline(bid) == T0 + 66_000
+        clock.advance(5_000)
+        keeper.run_due()
+        assert [t.at_ms for t in timeouts(battles, bid)] == [T0 + 66_000]
 
 
 def test_a_battle_left_due_while_no_worker_ran_times_out_at_start_without_credit(battles: Battles,
