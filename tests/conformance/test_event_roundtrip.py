@@ -3,7 +3,8 @@ back as it was: chained (the bytes an auditor hashes from the JSON), stored and 
 store's mapper, sent on the wire (whole, and redacted for a spectator) and decoded.
 
 The events are real: taken from the coverage run's battles (`coverage.py`), a ring set played
-in memory as a live set is decided, and a skirmish forfeit (no bot ever forfeits). The same
+in memory as a live set is decided, a skirmish forfeit (no bot ever forfeits), and a clocked
+battle lost on time after an outage's credit. The same
 run must reach every content entry but those listed below, each with the reason it cannot.
 """
 from __future__ import annotations
@@ -21,8 +22,10 @@ from domain.ai.match import play, seeded_bytes
 from domain.engine import events as engine_events
 from domain.engine.battle import decide_batch, open_battle
 from domain.engine.chain import GENESIS, canonical_bytes, canonical_event, chain_events, chain_of
+from domain.engine.clock import parse_clock
 from domain.engine.events import EVENT_MODULES, OMNISCIENT, SPECTATOR, Event, Recorded, decode_record, wire_event
 from domain.engine.ruleset import get_ruleset
+from domain.engine.timeouts import credit_outage, decide_timeout, timeout_due
 from domain.rulesets.ring.events import LpRestored
 from domain.sets import BattleResult, SetCreated, decide_battle_end, start_battle
 from domain.sets import chain_events as chain_set_events
@@ -88,6 +91,28 @@ def skirmish_forfeit() -> list[tuple[str, Recorded]]:
     return chained(records + batch)
 
 
+def clocked_battle() -> list[tuple[str, Recorded]]:
+    """A deckduel battle on a clock that plays on (`auto`): both seats keep their hands, the
+    server credits an outage, then p1 never moves again: the rules move for it until it has had
+    `max_auto` in a row, and its next timeout forfeits."""
+    ruleset, at = get_ruleset("deckduel"), 1_767_225_600_000
+    setup = ruleset.fresh_setup()
+    spec = parse_clock({"bank_ms": 10_000, "on_timeout": "auto", "max_auto": 2})
+    state, records = open_battle(ruleset, battle_id="clocked", setup=setup, players=players_for(ruleset, setup),
+                                 revealed=seeded_bytes("clocked"), created_at="2026-01-01T00:00:00Z",
+                                 clock=spec, clock_at_ms=at)
+    for seat in ("p1", "p2"):
+        state, batch = decide_batch(ruleset, state, seat, {"type": "mulligan", "cards": []}, at_ms=at + 1_000)
+        records += batch
+    state, batch = credit_outage(ruleset, state, at + 2_000, at + 7_000, "outage")
+    records += batch
+    while state.outcome is None:
+        due, seat = timeout_due(state) or (0, "")
+        state, batch = decide_timeout(ruleset, state, seat, due)
+        records += batch
+    return chained(records)
+
+
 @cache
 def played() -> dict[str, list[tuple[str, Recorded]]]:
     """Event topic -> records of it (each with the chain before it) from real battles and sets."""
@@ -95,7 +120,7 @@ def played() -> dict[str, list[tuple[str, Recorded]]]:
     for ruleset_id in sorted(REACH):
         for topic, kept in run(ruleset_id).samples.items():
             found[topic] += kept
-    for previous, rec in ring_set() + skirmish_forfeit():
+    for previous, rec in ring_set() + skirmish_forfeit() + clocked_battle():
         found[rec.event.TOPIC].append((previous, rec))
     return found
 
