@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,7 @@ from domain.engine.errors import TimeOut
 from domain.engine.ruleset import Outcome
 from domain.engine.timing import ClockStarted, TimedOut
 from domain.heartbeat import OUTAGE_MS
-from domain.timers import OUTAGE
+from domain.timers import OUTAGE, ClockKeeper
 from tests.storage.helpers import play_out
 
 from .helpers import T0, Clock, create, credits, running, seat_clock, seats_shown, timeouts, topics, verified
@@ -165,18 +166,25 @@ def test_a_battle_played_to_its_end_leaves_the_keeper_and_its_deadline_passes_qu
     verified(battles, other)
 
 
+def moved_elsewhere(keeper: ClockKeeper, elsewhere: Battles, clock: Clock, spec: Any = None) -> str:
+    """A battle another process creates (which the keeper reads from the log: its deadline
+    T0 + 61 s) and in which both seats keep their hands at T0 + 20 s; the keeper reads the log again."""
+    elsewhere.committer.start()
+    bid = create(elsewhere, spec)
+    keeper.discover()
+    assert keeper.deadline(bid) == T0 + 61_000
+    clock.advance(20_000)
+    for seat in ("p1", "p2"):
+        elsewhere.submit(bid, seat, elsewhere.legal(bid, seat)[0])
+    keeper.discover()
+    return bid
+
+
 def test_a_battle_another_process_clocks_is_held_from_the_log(sqlite_url: str, battles: Battles, clock: Clock) -> None:
     with running(battles, sweep_seconds=QUIET) as keeper, Battles(sqlite_url, now_ms=clock) as elsewhere:
-        elsewhere.committer.start()
-        # given a battle created and moved by another process
-        bid = create(elsewhere)
-        keeper.discover()
-        assert keeper.deadline(bid) == T0 + 61_000
-        clock.advance(20_000)
-        for seat in ("p1", "p2"):
-            elsewhere.submit(bid, seat, elsewhere.legal(bid, seat)[0])
-        # when this worker reads the log, then it holds the deadline the other's commands left
-        keeper.discover()
+        # given a battle created and moved by another process, when this worker reads the log
+        bid = moved_elsewhere(keeper, elsewhere, clock)
+        # then it holds the deadline the other's commands left
         assert keeper.deadline(bid) == T0 + 61_000      # no increment: the bank runs on from T0 + 20 s
         clock.advance(41_000)
         keeper.run_due()
@@ -188,16 +196,9 @@ def test_a_worker_alone_checks_a_deadline_it_read_long_ago_against_the_battle_wh
     fischer = {"bank_ms": 60_000, "increment_ms": 5_000, "grace_ms": 1_000}
     with running(battles, sweep_seconds=QUIET, alone=True) as keeper, \
             Battles(sqlite_url, now_ms=clock) as elsewhere:
-        elsewhere.committer.start()
-        # given a battle another process starts (an import, say), which a worker alone reads at its start
-        bid = create(elsewhere, fischer)
-        keeper.discover()
-        assert keeper.deadline(bid) == T0 + 61_000
-        # when that process moves it on: 20,000 + (60,000 - 20,000 + 5,000) + 1,000 grace
-        clock.advance(20_000)
-        for seat in ("p1", "p2"):
-            elsewhere.submit(bid, seat, elsewhere.legal(bid, seat)[0])
-        keeper.discover()
+        # given a battle another process starts (an import, say) and moves on: its deadline is now
+        # 20,000 + (60,000 - 20,000 + 5,000) + 1,000 grace
+        bid = moved_elsewhere(keeper, elsewhere, clock, fischer)
         assert keeper.deadline(bid) == T0 + 61_000      # clock events are not read again alone
         # then the stale deadline appends nothing: the battle is loaded and held afresh
         clock.advance(41_000)
