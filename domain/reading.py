@@ -116,7 +116,8 @@ class Sight:
         if at is None:
             shown = view_json(self.seen(), self.viewer)
             if self.horizon < self.state.seq and "clock" in shown:
-                shown["clock"]["held_back"] = True      # as of the horizon: a client must not tick it on
+                # as of the horizon: a client must not tick it on (a copy: the clock's view is shared)
+                shown["clock"] = {**shown["clock"], "held_back": True}
             return shown
         if at > self.horizon:
             raise SeqOutOfRange(f"seq {at} is not visible yet; the last visible seq is {self.horizon}",

@@ -108,10 +108,16 @@ class AiMemory(Projection):
             if rec.seq <= memory.seq:
                 continue
             viewer = Viewer(seat=seat)
-            before = memory.action_count
-            memory.observe(wire_event(rec, viewer, state.public), rec.event.is_action())
-            if memory.action_count > before:
+            if rec.event.is_action():
+                memory.observe(wire_event(rec, viewer, state.public), True)
                 ops.append(RPush(self.key(owner_id, seat, "actions"), memory.actions[-1]))
+            else:
+                memory.passed(rec.seq)
+                if not batch_end:
+                    # A consequence within a batch, or a clock's fact: only the memory's place
+                    # moves on, and its meta says so at the batch's end. Nothing is written for
+                    # it, so a runner that stops before then reads it again from the meta it has.
+                    continue
             if not batch_end:       # settling after a batch or after each event gives one memory
                 ops.append(SetKey(self.key(owner_id, seat, "meta"), self.meta(memory)))
                 continue

@@ -135,5 +135,8 @@ def remember(ruleset: Ruleset[Any], state: BattleState, new: list[Recorded], mem
     for seat, memory in memories.items():
         viewer = Viewer(seat=seat)
         for rec in new:
-            memory.observe(wire_event(rec, viewer, state.public), rec.event.is_action())
+            if rec.event.is_action():
+                memory.observe(wire_event(rec, viewer, state.public), True)
+            else:
+                memory.passed(rec.seq)
         memory.settle(ruleset, state.game, ruleset.view(state.game, viewer))

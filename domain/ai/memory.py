@@ -36,6 +36,11 @@ class Memory:
         self.known: dict[str, Any] = {}
         self._actions_at_turn = 0
 
+    def passed(self, seq: int) -> None:
+        """An event that is no action: only the place it has read to moves on (what `observe`
+        does with one, without the redacted event it never reads)."""
+        self.seq = max(self.seq, seq)
+
     def observe(self, wire: Mapping[str, Any], action: bool) -> None:
         """One redacted event; `action` marks actions (a command's echo, or a choice the rules
         made for a side no seat plays, whose actor is its `actor` or `seat` field)."""

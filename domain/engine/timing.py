@@ -87,9 +87,23 @@ def fold_clock(clock: ClockState | None, event: Event) -> ClockState | None:
 def clock_view(clock: ClockState | None, over: bool) -> dict[str, object] | None:
     """The clocks as every viewer sees them (nothing here is hidden): the control, the time of
     the last clock fact, and per seat its time left then and whether it runs. A client ticks a
-    running clock down from `at_ms` itself."""
+    running clock down from `at_ms` itself. Every viewer of one state gets the same object (a
+    state's views are rendered together): callers must not change it."""
+    global _LAST
     if clock is None:
         return None
+    last = _LAST
+    if last is not None and last[0] is clock and last[1] == over:
+        return last[2]
+    shown = _clock_view(clock, over)
+    _LAST = (clock, over, shown)
+    return shown
+
+
+_LAST: tuple[ClockState, bool, dict[str, object]] | None = None
+
+
+def _clock_view(clock: ClockState, over: bool) -> dict[str, object]:
     seats = {}
     for seat, sc in clock.seats.items():
         running = sc.since_ms is not None and not over
