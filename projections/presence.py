@@ -33,6 +33,7 @@ from typing import Any
 import orjson
 
 from domain.engine.table import house_bot
+from domain.writer import wall_ms     # real wall time for lapsing fields: a battle's `now_ms` may be a test's
 
 log = logging.getLogger(__name__)
 REFRESH_SECONDS = 5.0
@@ -235,8 +236,3 @@ class Presence:
         except Exception as exc:
             log.warning("presence cleanup in Redis failed (%s); the fields lapse by themselves", exc)
         self._redis.close()
-
-
-def wall_ms() -> int:
-    """Real wall time for lapsing fields: the battle's clock (`now_ms`) may be a test's own."""
-    return int(time.time() * 1000)

@@ -220,7 +220,7 @@ def test_timeout_credit_and_automatic_move_events_are_the_same_bytes_for_every_o
     consequences the rules resolve may differ: a card drawn from a changed deck is its
     drawer's to see.)"""
     ruleset, contract = get_ruleset(ruleset_id), contract_for(ruleset_id)
-    rng, checked = Rng(b"clock-bytes"), 0
+    rng, checked, skipped = Rng(b"clock-bytes"), 0, 0
     for label, m in battles(ruleset_id):
         owners = [*m.state.table.seats, *((None,) if contract.server_only_state else ())]
         for batch, before, _ in m.batches(ruleset):
@@ -237,13 +237,16 @@ def test_timeout_credit_and_automatic_move_events_are_the_same_bytes_for_every_o
                 except KeyError:
                     # the contract marks a hidden plan or choice with a placeholder that views never
                     # read but the rules, resolving the turn, cannot play: no state to compare
+                    skipped += 1
                     continue
                 for viewer in contract.viewers(before.table):
                     if viewer.seat != owner:
                         assert clock_bytes(batch, viewer) == clock_bytes(again, viewer), \
                             (label, batch[0].seq, owner, viewer)
                         checked += 1
-    assert checked > 0
+    # A perturbation the rules cannot play is the exception (rat: 21 of 184); were a KeyError of
+    # the engine's own behind them, far more would be skipped.
+    assert checked > 0 and skipped * 4 <= checked, (checked, skipped)
 
 
 def redo(ruleset: Ruleset[Any], state: BattleState, opening: TimedOut | ClockCredited) -> list[Recorded]:
