@@ -1,8 +1,9 @@
 """The projection runner: follows the store's notification log and keeps every view current.
 
 Each view has its own tracking position. An event is offered to a view only past that
-position, and the view's operations are applied together with the new position (see
-store.py), so a crash at any point, followed by a restart, applies every event exactly once.
+position, and the operations of a whole batch (one frame) are applied together with the
+position of its last event (see store.py), so a crash at any point, followed by a restart,
+applies every batch exactly once, never part of one.
 
 Both stores are read a page at a time (`select_notifications` after the lowest position),
 so the views that show only a battle's latest state render it once per page, not once per
@@ -48,6 +49,7 @@ class Views:
         self._applied: dict[str, int] = {}
         self._aside: dict[str, set[str]] = {}      # view -> the battles it set aside (read once)
         self._idle: tuple[dict[str, list[Op]], int, dict[str, int]] | None = None
+        self._frame: dict[str, list[Op]] = {}      # the open batch's operations, by view
         # Topics any of these views reads; None: all. Others are never decoded while catching up.
         self.wanted: frozenset[str] | None = (
             None if any(p.topics is None for p in self.projections)
@@ -60,12 +62,14 @@ class Views:
 
     def process(self, owner_id: str, rec: Any, position: int, known: dict[str, int] | None = None,
                 batch_end: bool = True, superseded: bool = False) -> None:
-        """Offer one logged record to every view not yet past it, in one atomic store step.
+        """Offer one logged record to every view not yet past it. A batch's operations are
+        gathered into one frame, applied in one atomic store step with the position of its last
+        record (`batch_end`): a runner stopped within a batch reads all of it again.
         Bookkeeping records (keys, set membership) change no view but move positions past them.
         `known` holds the views' positions when the caller already read them; `batch_end` and
         `superseded` are what the caller knows of the records after it (`Projection.project`)."""
         positions = known if known is not None else self.store.positions()
-        changes: dict[str, list[Op]] = {}
+        changes = self._frame
         for i, projection in enumerate(self.projections):
             stored = positions.get(projection.name, 0)
             if stored < self._applied.get(projection.name, 0):
@@ -74,10 +78,15 @@ class Views:
                 projection = self.projections[i] = type(projection)(self.battles, self.store)
                 self._applied[projection.name] = 0
                 self._aside.pop(projection.name, None)
+                changes.pop(projection.name, None)
             if stored >= position:
                 continue
-            changes[projection.name] = (self._project(projection, owner_id, rec, position, batch_end, superseded)
-                                        if isinstance(rec, Recorded) and projection.reads(rec) else [])
+            ops = changes.setdefault(projection.name, [])
+            if isinstance(rec, Recorded) and projection.reads(rec):
+                ops.extend(self._project(projection, owner_id, rec, position, batch_end, superseded))
+        if not batch_end:
+            return          # the batch's frame goes on: it is applied whole, with its last position
+        self._frame = {}
         if any(changes.values()):
             for name in self.store.apply_views(changes, position):
                 positions[name] = self._applied[name] = position

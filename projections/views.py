@@ -77,9 +77,13 @@ class AiMemory(Projection):
         if found is None:
             found = self.recall(battle_id, seat)
         self.memories[(battle_id, seat)] = found
+        return found
+
+    def forget(self) -> None:
+        """Keep at most MEMORIES at hand, the least recently used going first: only at a batch's
+        end, since a memory the open batch changed has no meta in the store until then."""
         while len(self.memories) > MEMORIES:
             self.memories.popitem(last=False)
-        return found
 
     def recall(self, battle_id: str, seat: str) -> Memory:
         """The seat's memory as far as the store has it, to go on from: its meta is enough."""
@@ -113,13 +117,10 @@ class AiMemory(Projection):
                 ops.append(RPush(self.key(owner_id, seat, "actions"), memory.actions[-1]))
             else:
                 memory.passed(rec.seq)
-                if not batch_end:
-                    # A consequence within a batch, or a clock's fact: only the memory's place
-                    # moves on, and its meta says so at the batch's end. Nothing is written for
-                    # it, so a runner that stops before then reads it again from the meta it has.
-                    continue
-            if not batch_end:       # settling after a batch or after each event gives one memory
-                ops.append(SetKey(self.key(owner_id, seat, "meta"), self.meta(memory)))
+            if not batch_end:
+                # The batch's frame is applied whole, with the meta its end writes: a runner
+                # that stops before then reads the batch again from the meta it has.
+                # Settling after a batch or after each event gives one memory.
                 continue
             seen = game_view(state, viewer)
             assert seen is not None             # None only before the game began, returned above
@@ -129,6 +130,8 @@ class AiMemory(Projection):
             elif changed == "updated":
                 ops.append(LSetLast(self.key(owner_id, seat, "turns"), memory.turns[-1]))
             ops.append(SetKey(self.key(owner_id, seat, "meta"), self.meta(memory)))
+        if batch_end:
+            self.forget()
         return ops
 
     @staticmethod

@@ -15,7 +15,7 @@ from domain.engine.events import Viewer, hidden_fields, topic_class, wire_event
 from domain.engine.ruleset import get_ruleset
 from domain.sets import Sets
 from domain.store import BLOB_TOPICS
-from projections.runner import Views
+from projections.runner import Views, continues
 from projections.store import MemoryViewStore
 from projections.views import read_memory
 
@@ -168,6 +168,34 @@ def test_event_by_event_processing_gives_the_same_views_as_batched_catch_up(logg
         single.settle()
     assert single.store.contents() == views.store.contents()
     assert single.store.positions() == views.store.positions()
+
+
+def test_a_batch_is_applied_whole_or_not_at_all(logged):
+    # Given the whole log, and in it a command batch of several events
+    battles, views, _, _ = logged
+    recorder, mapper = battles.store.recorder, battles.store.mapper
+    page = list(recorder.select_notifications(None, 100_000, inclusive_of_start=True))
+    records = [None if note.topic in BLOB_TOPICS else mapper.to_domain_event(note) for note in page]
+    opens = next(i for i, rec in enumerate(records)
+                 if rec is not None and rec.event.is_action() and continues(page, records, i))
+
+    def run(runner: Views, upto: int) -> None:
+        for i, note in enumerate(page[:upto]):
+            runner.process(str(note.originator_id), records[i], note.id, batch_end=not continues(page, records, i))
+        runner.settle()
+
+    # When one runner stops within that batch, after its first event
+    stopped = Views(battles, MemoryViewStore(prefix="t"))
+    run(stopped, opens + 1)
+    # Then none of the batch is in the views: they stand where the batch before left them
+    before = Views(battles, MemoryViewStore(prefix="t"))
+    run(before, opens)
+    assert stopped.store.contents() == before.store.contents()
+    assert set(stopped.store.positions().values()) == {page[opens - 1].id}
+    # and a runner started after it reads the batch again, whole, to the same views as one that never stopped
+    run(Views(battles, stopped.store), len(page))
+    assert stopped.store.contents() == views.store.contents()
+    assert stopped.store.positions() == views.store.positions()
 
 
 def test_views_that_read_few_topics_rebuild_alone_to_the_same_contents(logged):
