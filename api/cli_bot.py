@@ -98,16 +98,17 @@ def move_timeout(clock: Mapping[str, Any] | None, seat: str, now_ms: int, wait: 
     return max(MIN_REQUEST_SECONDS, min(wait, MOVE_SHARE * left / 1000))
 
 
-def others_wait(clock: Mapping[str, Any] | None, seat: str, now_ms: int, wait: float) -> float:
+def others_wait(clock: Mapping[str, Any] | None, seat: str, now_ms: int, wait: float, grace_ms: int) -> float:
     """How long to wait for the other seats: `wait`, or longer while a running clock of theirs
-    (and its grace) has time left, since the server records their timeout by then."""
+    (and its grace, the control's `grace_ms`) has time left, since the server records their
+    timeout by then."""
     if not clock:
         return wait
     running = [time_left_ms(clock, other, now_ms) or 0 for other, found in clock["seats"].items()
                if other != seat and found["running"]]
     if not running:
         return wait
-    return max(wait, (max(running) + clock["spec"]["grace_ms"]) / 1000 + WAIT_MARGIN_SECONDS)
+    return max(wait, (max(running) + grace_ms) / 1000 + WAIT_MARGIN_SECONDS)
 
 
 def refused_for_time(response: httpx.Response) -> bool:
@@ -129,7 +130,8 @@ def play_seat(client: SeatClient, policy_name: str, seed: str, wait_seconds: flo
         view = client.get("") if policy.needs_view or clocked else {}
         clock, seat = view.get("clock"), legal["seat"]
         if not legal["legal"]:
-            client.wait_after(legal["seq"], others_wait(clock, seat, wall_ms(), wait_seconds))
+            grace_ms = (view.get("clock_spec") or {}).get("grace_ms", 0)
+            client.wait_after(legal["seq"], others_wait(clock, seat, wall_ms(), wait_seconds, grace_ms))
             continue
         budget = move_timeout(clock, seat, wall_ms(), wait_seconds)
         try:

@@ -21,6 +21,7 @@ from domain.battles import Battles
 from domain.engine.battle import BattleState
 from domain.engine.events import Viewer, wire_event
 from domain.engine.ruleset import get_ruleset
+from domain.engine.timing import clock_control
 from domain.engine.wire import check_wire
 from domain.reading import Sight
 from replays import format as replay_format
@@ -76,11 +77,13 @@ async def create(services: Services, body: Any, authorization: str | None) -> Re
 @router.get("/battles/{battle_id}", responses={200: {"model": ViewOut}, **ERRORS})
 def battle_view(battle_id: BattleId, request: Request, view_as: ViewAs = None) -> Response:
     """The view: a seat's with its bearer token, the spectator's without one; with the seats'
-    presence and, for a clocked battle, the server's time (`now_ms`)."""
+    presence and, for a clocked battle, its time control (`clock_spec`) and the server's time
+    (`now_ms`)."""
     sight = sight_of(request, battle_id, view_as)
     view = sight.view()
     view["presence"] = request.app.state.presence.of(battle_id, sight.state.created.players)
     if "clock" in view:
+        view["clock_spec"] = clock_control(sight.state.clock)
         view["now_ms"] = services_of(request).battles.now_ms()
     return json_response(view)
 

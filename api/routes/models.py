@@ -148,8 +148,11 @@ class ViewOut(BaseModel):
     outcome: dict[str, Any] | None
     state: dict[str, Any] | None        # None before the game has started (the create batch's first seqs)
     clock: dict[str, Any] | None = Field(None, description=(
-        "a clocked battle's clocks as of its last clock fact: spec, at_ms, and per seat remaining_ms, running, "
-        "since_ms, moved, auto; held_back: true for a spectator held behind the battle"))
+        "a clocked battle's clocks as of its last clock fact: at_ms, and per seat remaining_ms, running, "
+        "moved, auto; held_back: true for a spectator held behind the battle"))
+    clock_spec: dict[str, Any] | None = Field(None, description=(
+        "GET /battles/{id} of a clocked battle: its time control (bank_ms, increment_ms, turn_max_ms, grace_ms, "
+        "first_move_ms, on_timeout, max_auto), fixed for the whole battle"))
     presence: dict[str, dict[str, Any]] | None = Field(None, description=(
         "GET /battles/{id} only: per seat, connected (a stream open with its token), since_ms, house"))
     now_ms: int | None = Field(None, description="GET /battles/{id} of a clocked battle: the server's time then")

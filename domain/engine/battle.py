@@ -270,12 +270,13 @@ def check_time(clock: ClockState, seat: str, at_ms: int) -> None:
     end or restart a clock that had already run out. Time never goes back within a battle."""
     if at_ms < clock.at_ms:
         raise RuleViolation(f"the time {at_ms} is before the battle's last recorded time {clock.at_ms}")
-    for who in sorted(clock.seats, key=lambda s: s != seat):     # the acting seat first
-        ends = expiry(clock.spec, clock.seats[who])
-        if ends is not None and at_ms >= ends:
-            raise TimeOut(f"{who}'s time ran out at {ends - clock.spec.grace_ms} (ms since the epoch, with "
-                          f"{clock.spec.grace_ms} ms of grace); the server records the timeout",
-                          seat=who, deadline_ms=ends - clock.spec.grace_ms)
+    spec = clock.spec
+    late = {who: ends for who, sc in clock.seats.items() if (ends := expiry(spec, sc)) is not None and at_ms >= ends}
+    if late:
+        who = seat if seat in late else next(iter(late))        # the acting seat first
+        deadline = late[who] - spec.grace_ms
+        raise TimeOut(f"{who}'s time ran out at {deadline} (ms since the epoch, with {spec.grace_ms} ms of "
+                      f"grace); the server records the timeout", seat=who, deadline_ms=deadline)
 
 
 def clocked(ruleset: Ruleset[Any], before: BattleState, actor: str, at_ms: int, *,

@@ -171,8 +171,9 @@ def advance(spec: ClockSpec, seats: Mapping[str, SeatClock], at_ms: int, *, acto
         if since is None and seat in awaited and not ended:
             since = at_ms
         auto = (clock.auto + 1 if automatic else 0) if acted else clock.auto
-        out[seat] = SeatClock(bank_ms=bank, since_ms=since, moved=clock.moved or (acted and not automatic),
-                              auto=auto)
+        moved = clock.moved or (acted and not automatic)
+        same = bank == clock.bank_ms and since == clock.since_ms and moved == clock.moved and auto == clock.auto
+        out[seat] = clock if same else SeatClock(bank_ms=bank, since_ms=since, moved=moved, auto=auto)
     return out
 
 

@@ -85,10 +85,12 @@ def fold_clock(clock: ClockState | None, event: Event) -> ClockState | None:
 
 
 def clock_view(clock: ClockState | None, over: bool) -> dict[str, object] | None:
-    """The clocks as every viewer sees them (nothing here is hidden): the control, the time of
-    the last clock fact, and per seat its time left then and whether it runs. A client ticks a
-    running clock down from `at_ms` itself. Every viewer of one state gets the same object (a
-    state's views are rendered together): callers must not change it."""
+    """The clocks as every viewer sees them (nothing here is hidden): the time of the last clock
+    fact, and per seat its time left then, whether it runs, whether it has moved yet and its
+    automatic moves in a row. A client ticks a running clock down from `at_ms` itself. The
+    control is not repeated here, in every view of every batch: it never changes
+    (`clock_control`). Every viewer of one state gets the same object (a state's views are
+    rendered together): callers must not change it."""
     global _LAST
     if clock is None:
         return None
@@ -108,5 +110,10 @@ def _clock_view(clock: ClockState, over: bool) -> dict[str, object]:
     for seat, sc in clock.seats.items():
         running = sc.since_ms is not None and not over
         seats[seat] = {"remaining_ms": remaining(clock.spec, sc, clock.at_ms), "running": running,
-                       "since_ms": sc.since_ms if running else None, "moved": sc.moved, "auto": sc.auto}
-    return {"spec": msgspec.to_builtins(clock.spec), "at_ms": clock.at_ms, "seats": seats}
+                       "moved": sc.moved, "auto": sc.auto}
+    return {"at_ms": clock.at_ms, "seats": seats}
+
+
+def clock_control(clock: ClockState | None) -> dict[str, object] | None:
+    """The battle's time control, fixed from its `ClockStarted` on; None for no clock."""
+    return None if clock is None else msgspec.to_builtins(clock.spec)

@@ -1,9 +1,10 @@
 // Battle clocks, for every ruleset alike (they are the engine's, not a game's).
 //
-// Each view of a clocked battle carries them under "clock": {spec, at_ms, seats: {seat:
-// {remaining_ms, running, since_ms, moved, auto}}}, where `remaining_ms` is the seat's time left
-// at `at_ms` (the time of the battle's last clock fact), every limit (bank, turn maximum, first
-// move) already counted. A view of an unclocked battle has none, and the page shows none.
+// Each view of a clocked battle carries them under "clock": {at_ms, seats: {seat:
+// {remaining_ms, running, moved, auto}}}, where `remaining_ms` is the seat's time left at
+// `at_ms` (the time of the battle's last clock fact), every limit (bank, turn maximum, first
+// move) already counted. A view of an unclocked battle has none, and the page shows none. The
+// control (bank, increment, ...) never changes: the log's `ClockStarted` says it.
 // - Replaying (any seq but the live head), each clock reads exactly as recorded then.
 // - At the head of a live battle, a running clock ticks down from `remaining_ms` by the server's
 //   time (servertime.js), never below 0: the server decides the timeout, the page only shows it.
@@ -104,13 +105,20 @@ export function clockNotice(events, view) {
   return null;
 }
 
+// The battle's time control, from the `ClockStarted` among `events`; null if none is there.
+export function clockControl(events) {
+  const started = (events ?? []).find((event) => event?.type === "engine.ClockStarted");
+  return isObject(started?.data?.spec) ? started.data.spec : null;
+}
+
 // The seats' clocks above the state panel, in the battle's seat order; null for no clock.
-export function clockStrip(view, notice) {
+// `control` (clockControl) titles the strip.
+export function clockStrip(view, notice, control) {
   const seats = isObject(view?.clock?.seats) ? view.clock.seats : null;
   if (!seats) return null;
   const order = [...Object.keys(view.players ?? {}).filter((s) => s in seats),
     ...Object.keys(seats).filter((s) => !(s in (view.players ?? {})))];
-  return el("div", { class: "clocks", role: "timer", "aria-label": "Clocks", title: specText(view.clock.spec) },
+  return el("div", { class: "clocks", role: "timer", "aria-label": "Clocks", title: specText(control) },
     order.map((seat, i) => clockFace(seat, seats[seat], view.players, i)),
     notice ? el("div", { class: "clock-notice", text: notice }) : null);
 }

@@ -2,7 +2,7 @@
 // come in the URL's #token= fragment, which never reaches the server's logs), and a replay
 // file dropped anywhere on the page is played from the file.
 
-import { ClockTicker, clockNotice, clockStrip } from "./clocks.js";
+import { ClockTicker, clockControl, clockNotice, clockStrip } from "./clocks.js";
 import { Controls, bindKeys } from "./controls.js";
 import { hintsFor, loadGame } from "./games.js";
 import { LiveFeed } from "./live.js";
@@ -128,7 +128,7 @@ class App {
     if (!view) return;
     const panel = $("#state");
     panel.dataset.seq = view.seq;
-    const clocks = clockStrip(view, clockNotice(this.log.events, view));
+    const clocks = clockStrip(view, clockNotice(this.log.events, view), clockControl(this.log.events));
     clear(panel, clocks, renderView(view, hintsFor(view.ruleset)));
     this.ticker.attach(clocks, view);
   }

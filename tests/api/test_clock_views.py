@@ -8,12 +8,14 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import msgspec
 import orjson
 import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.services import Settings, bootstrap
+from domain.engine.clock import parse_clock
 from tests.clocktime import T0, Clock
 
 from .helpers import auth, create, step
@@ -65,7 +67,7 @@ def test_a_clocked_battles_view_gives_each_seats_time_and_the_servers_now(client
     # p1: 60 000 - 5 000 taken + 1 000 increment = 56 000, stopped; p2 still runs from T0:
     # 60 000 - 5 000 = 55 000 as of at_ms, and a client ticks it down by now_ms - at_ms = 1 500.
     assert clocks(view) == {"p1": (56_000, False), "p2": (55_000, True)}
-    assert view["clock"]["seats"]["p2"]["since_ms"] == T0 and view["now_ms"] == T0 + 6_500
+    assert view["now_ms"] == T0 + 6_500 and view["clock_spec"] == msgspec.to_builtins(parse_clock(CLOCK))
 
 
 def test_an_unclocked_battles_view_has_no_clock_and_no_server_time(client):
@@ -95,7 +97,8 @@ def test_time_travel_shows_the_clocks_as_of_that_seq(client, clock):
     # T0 + 8 s with all of its bank as of then.
     active = next(seat for seat, shown in head["clock"]["seats"].items() if shown["running"])
     assert clocks(head) == {"p1": (56_000, active == "p1"), "p2": (53_000, active == "p2")}
-    assert head["clock"]["seats"][active]["since_ms"] == T0 + 8_000
+    # Only the view now carries the control too; it is the same at every seq.
+    assert "clock_spec" not in started and head["clock_spec"]["increment_ms"] == 1_000
 
 
 def within(receive: Callable[[], Any], seconds: float = 10) -> Any:

@@ -158,7 +158,7 @@ def test_a_ruleset_may_recommend_a_preset_and_only_a_preset(tmp_path, monkeypatc
 
 # -- ringside bot ---------------------------------------------------------------------------
 # A view's clock, as of at_ms 10,000: p1's runs with 8 s left then, p2's is stopped at 60 s.
-CLOCK = {"spec": {"grace_ms": 1000}, "at_ms": 10_000,
+CLOCK = {"at_ms": 10_000,
          "seats": {"p1": {"remaining_ms": 8000, "running": True}, "p2": {"remaining_ms": 60_000, "running": False}}}
 
 
@@ -172,9 +172,9 @@ def test_the_bot_reads_its_time_left_from_the_views_clock():
     assert move_timeout(CLOCK, "p1", 17_900, wait=60) == 0.5
     assert move_timeout(None, "p1", 12_000, wait=60) == 60
     # p2 waits for p1 as long as p1's 6 s and 1 s of grace last, plus 5 s: 12 s, or --wait if longer
-    assert others_wait(CLOCK, "p2", 12_000, wait=1) == 12.0
-    assert others_wait(CLOCK, "p2", 12_000, wait=60) == 60
-    assert others_wait(CLOCK, "p1", 12_000, wait=1) == 1     # nobody else's clock runs
+    assert others_wait(CLOCK, "p2", 12_000, wait=1, grace_ms=1000) == 12.0
+    assert others_wait(CLOCK, "p2", 12_000, wait=60, grace_ms=1000) == 60
+    assert others_wait(CLOCK, "p1", 12_000, wait=1, grace_ms=1000) == 1     # nobody else's clock runs
 
 
 class FakeSeat:

@@ -178,7 +178,7 @@ def test_post_sets_takes_a_clock(sqlite_url, clock):
         body = made.json()
         assert client.get(f"/sets/{body['set_id']}").json()["clock"] == msgspec.to_builtins(PRESETS["rapid"])
         view = client.get(f"/battles/{body['battle_id']}").json()
-        assert view["clock"]["spec"] == msgspec.to_builtins(PRESETS["rapid"])
+        assert view["clock_spec"] == msgspec.to_builtins(PRESETS["rapid"])
         # a bad field is 422 naming it
         bad = client.post("/sets", json={"ruleset": "deckduel", "players": PLAYERS, "clock": {"bank_ms": 0}})
         assert bad.status_code == 422
