@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/spectators.py
 	$(BIN)/python bench/commands.py
 	$(BIN)/python bench/clocks.py
+	$(BIN)/python bench/matchmaking.py
 
 clean:
 	rm -rf $(VENV) ringside.db ringside.db-wal ringside.db-shm

@@ -12,6 +12,9 @@ import typer
 from domain.battles import Battles
 from domain.engine.errors import quote
 from domain.engine.events import Viewer
+from domain.matchmaking.audit import audit_queue
+from domain.matchmaking.service import Queues
+from domain.players import Players
 from domain.sets import Sets
 from replays import set_file
 from replays.audit import audit_set, audit_set_file
@@ -21,7 +24,7 @@ from replays.importer import import_replay, import_set
 from .cli_errors import clean_errors, fail, perspective
 from .render import event_line
 
-audit_app = typer.Typer(help="Audit competitive sets.", no_args_is_help=True)
+audit_app = typer.Typer(help="Audit competitive sets and queues.", no_args_is_help=True)
 DB = typer.Option(None, "--db", help="Database URL (default: $RINGSIDE_DATABASE_URL or sqlite:///./ringside.db)")
 FOLLOW_POLL_SECONDS = 0.25
 
@@ -83,6 +86,23 @@ def audit_set_command(source: str = typer.Argument(..., metavar="SET_ID_OR_FILE"
     else:
         with Battles(db) as store:
             report = audit_set(store, Sets(store), source, omniscient=True)
+    if as_json:
+        typer.echo(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode())
+    else:
+        typer.echo("\n".join(report["summary"]))
+    if report["status"] == "fail":
+        raise typer.Exit(1)
+
+
+@audit_app.command("queue")
+@clean_errors
+def audit_queue_command(queue: str = typer.Argument(..., help="The queue's id (GET /queues lists them)."),
+                        db: str = typer.Option(None, "--db", help="Database URL (default: $RINGSIDE_DATABASE_URL "
+                                                                  "or sqlite:///./ringside.db)"),
+                        as_json: bool = typer.Option(False, "--json", help="Print the report as JSON.")) -> None:
+    """Re-derive every pairing wave of a queue from its log and compare; exit 1 on a difference."""
+    with Battles(db) as store:
+        report = audit_queue(queue, Queues(store, Players(store.store)).records(queue))
     if as_json:
         typer.echo(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode())
     else:

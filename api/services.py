@@ -14,6 +14,9 @@ from typing import Protocol
 from domain.battles import DEFAULT_CACHE, Battles
 from domain.engine.errors import InvalidInput
 from domain.house import HOUSE_SWEEP_SECONDS, Claims, HouseSeats, LocalClaims, RedisClaims
+from domain.matchmaking.service import Queues, ratings_from
+from domain.matchmaking.sweep import WAVE_CHECK_SECONDS, QueueWaves
+from domain.players import Players
 from domain.sets import Sets
 from domain.sets.sweep import DEFAULT_EVERY_SECONDS, SetSweep
 from domain.sqlite_store import checkpointer
@@ -39,6 +42,7 @@ class Settings:
     set_sweep_seconds: float = DEFAULT_EVERY_SECONDS    # how often sets left behind their battles move on
     house_sweep_seconds: float = HOUSE_SWEEP_SECONDS    # how often house seats due to act are looked for
     clock_sweep_seconds: float = CLOCK_SWEEP_SECONDS    # how often the log is read for other workers' clocks
+    wave_check_seconds: float = WAVE_CHECK_SECONDS      # how often each queue is asked if a wave is due
     state_cache: int = DEFAULT_CACHE    # battle states kept in memory (and folded states per view runner)
     telemetry: bool = False             # FastAPI's native OpenTelemetry, through the global providers
     stream_outbox: int = OUTBOX_BATCHES         # batches a stream may have waiting before it is behind
@@ -55,6 +59,7 @@ class Settings:
                    set_sweep_seconds=positive_seconds("RINGSIDE_SET_SWEEP_SECONDS", DEFAULT_EVERY_SECONDS),
                    house_sweep_seconds=positive_seconds("RINGSIDE_HOUSE_SWEEP_SECONDS", HOUSE_SWEEP_SECONDS),
                    clock_sweep_seconds=positive_seconds("RINGSIDE_CLOCK_SWEEP_SECONDS", CLOCK_SWEEP_SECONDS),
+                   wave_check_seconds=positive_seconds("RINGSIDE_WAVE_CHECK_SECONDS", WAVE_CHECK_SECONDS),
                    state_cache=count_setting("RINGSIDE_STATE_CACHE", DEFAULT_CACHE, MAX_STATE_CACHE),
                    telemetry=switch_setting("RINGSIDE_TELEMETRY", False),
                    stream_outbox=count_setting("RINGSIDE_STREAM_OUTBOX", OUTBOX_BATCHES, MAX_STREAM_OUTBOX),
@@ -132,6 +137,8 @@ class Services:
     live: LiveHub
     views: ViewStore
     projections: Views
+    players: Players
+    queues: Queues
     # Background components, started with the server and closed in reverse order.
     extras: dict[str, Background] = field(default_factory=dict)
 
@@ -172,10 +179,14 @@ def bootstrap(settings: Settings | None = None, *, now_ms: Callable[[], int] = w
                                        alone=not settings.redis_url)
     background["house"] = HouseSeats(battles, claims(settings, "house"), settings.house_sweep_seconds)
     sets = Sets(battles)
+    players = Players(battles.store)
+    queues = Queues(battles, players, ratings_from(
+        lambda ruleset, player: views.hget(views.key("leaderboards", ruleset, "stats"), player)))
+    background["waves"] = QueueWaves(queues, settings.wave_check_seconds)
     # The sets' commit listener may fail after a battle ends; the sweep moves such sets on.
     background["set_sweep"] = SetSweep(sets, settings.set_sweep_seconds)
     return Services(settings=settings, battles=battles, sets=sets, live=live, views=views,
-                    projections=projections, extras=background)
+                    projections=projections, players=players, queues=queues, extras=background)
 
 
 def claims(settings: Settings, kind: str) -> Claims:

@@ -27,8 +27,12 @@ DEFAULT_DATABASE_URL = "sqlite:///./ringside.db"
 SNAPSHOT_TOPIC = "ringside.Snapshot"
 IDEMPOTENCY_TOPIC = "ringside.IdempotencyKey"
 SET_MEMBERSHIP_TOPIC = "ringside.SetMembership"
+PLAYER_TOPIC = "ringside.PlayerRegistered"          # domain/players.py
+PLAYER_TOKEN_TOPIC = "ringside.PlayerToken"
+QUEUE_TICKET_TOPIC = "ringside.QueueTicket"         # domain/matchmaking/service.py: a ticket's queue
 # Bookkeeping records stored beside events; they are not battle events, and projections skip them.
-BLOB_TOPICS = frozenset({SNAPSHOT_TOPIC, IDEMPOTENCY_TOPIC, SET_MEMBERSHIP_TOPIC})
+BLOB_TOPICS = frozenset({SNAPSHOT_TOPIC, IDEMPOTENCY_TOPIC, SET_MEMBERSHIP_TOPIC, PLAYER_TOPIC, PLAYER_TOKEN_TOPIC,
+                         QUEUE_TICKET_TOPIC})
 
 
 class BadDatabaseUrl(RingsideError):
