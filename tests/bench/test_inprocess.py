@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from uvicorn.importer import import_from_string
 
-from bench import cpu, leaderboard, run, seek
+from bench import cpu, leaderboard, matchmaking, run, seek
 from domain.engine.ruleset import all_rulesets
 
 RUN_RATES = {"decisions_per_s", "sim_events_per_s", "baseline_chain_only_events_per_s",
@@ -89,3 +89,10 @@ def test_cpu_of_an_ended_process_is_none() -> None:
     ended = subprocess.Popen(["true"])
     ended.wait()
     assert cpu.process_cpu(ended.pid) is None
+
+
+def test_matchmaking_measures_one_wave_over_ten_thousand_tickets(capsys: pytest.CaptureFixture[str]) -> None:
+    matchmaking.main(["--only", "wave", "--repeats", "1", "--json"])
+    found = orjson.loads(capsys.readouterr().out)
+    assert set(found) == {"wave"} and found["wave"]["tickets"] == 10_000
+    assert 0 < found["wave"]["pairs"] <= 5_000 and found["wave"]["ms"] > 0 and found["wave"]["baseline_sort_ms"] > 0
