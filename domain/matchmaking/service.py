@@ -16,10 +16,12 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import random
 import secrets
 import threading
+import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from eventsourcing.persistence import IntegrityError
@@ -40,6 +42,7 @@ from .state import QueueState, chain_events, fold_queue
 QUEUES_NS = uuid.UUID("a7c3e1f0-2b4d-4c8e-9f61-3d5a7b9c1e02")
 TICKETS_NS = uuid.UUID("5e2d8c4a-1f3b-4a6e-8d7c-9b0a2e4f6c13")
 RETRIES = 8
+BACKOFF_SECONDS = 0.005   # the most a retry waits, times its number
 NEW_RATING = 25.0           # openskill's mu for a player not rated yet
 
 
@@ -63,6 +66,9 @@ class Queues:
         self.rating_of = rating_of
         self._states: dict[str, QueueState] = {}
         self._lock = threading.Lock()
+        # One writer per queue in this process: its threads would only refuse each other at the
+        # store. Other workers still may, and are retried (`_append`).
+        self._writing = {queue_id: threading.Lock() for queue_id in queue_formats()}
 
     # -- reading ---------------------------------------------------------------------------
     def state(self, queue_id: str) -> QueueState:
@@ -123,7 +129,7 @@ class Queues:
         part = check_setup_part(fmt, setup)
         ticket = str(uuid.uuid4())
         rating = self.rating_of(fmt.ruleset, player)
-        for attempt in range(RETRIES + 1):
+        for attempt in self._attempts(queue_id):
             state = self.state(queue_id)
             events = open_ticket(state, fmt, ticket=ticket, player=player,
                                  rating=NEW_RATING if rating is None else float(rating),
@@ -137,11 +143,20 @@ class Queues:
     def cancel(self, ticket: str, player_token: str | None) -> dict[str, Any]:
         player = self.players.player_of(player_token)
         queue_id = self._queue_of(ticket)
-        for attempt in range(RETRIES + 1):
+        for attempt in self._attempts(queue_id):
             state = self.state(queue_id)
             if self._append(state, cancel_ticket(state, ticket, player, self.battles.now_ms()), [], attempt):
                 return {"ticket": ticket, "queue": queue_id, "player": player, "status": "cancelled"}
         raise AssertionError("unreachable")
+
+    def _attempts(self, queue_id: str) -> Iterator[int]:
+        """Attempt numbers for one write to the queue, each holding this process's writer lock;
+        after a refusal (another worker wrote first) the next waits a little, at random."""
+        for attempt in range(RETRIES + 1):
+            if attempt:
+                time.sleep(random.uniform(0, BACKOFF_SECONDS * attempt))
+            with self._writing[queue_id]:
+                yield attempt
 
     def _append(self, state: QueueState, events: Sequence[Event], extra: list[Any], attempt: int) -> bool:
         """Save `events` after `state`; False when another writer got there first (retry)."""
@@ -158,7 +173,7 @@ class Queues:
         """Run a pairing wave now: its event and battles in one transaction; None if it paired
         nobody (nothing is recorded then)."""
         fmt = queue_format(queue_id)
-        for attempt in range(RETRIES + 1):
+        for attempt in self._attempts(queue_id):
             state = self.state(queue_id)
             at_ms = self.battles.now_ms()
             paired = decide_wave(state, fmt, at_ms, [str(uuid.uuid4()) for _ in state.waiting])
