@@ -25,6 +25,7 @@ from replays.verify import verify
 
 from .adapters.click import invoke
 from .cli_audit import audit_app, export_set, log, replay_import
+from .cli_tournament import audit_tournament_command, simulate_tournament
 from .cli_bot import POLICY_NAMES, bot
 from .cli_clock import CLOCK_HELP, THINK_HELP, Pace, preset_lines, preset_rows, read_clock, read_think
 from .cli_errors import clean_errors, fail, parse_json_option, perspective
@@ -94,8 +95,18 @@ def simulate(ruleset: str = typer.Option(..., help="Ruleset id."),
              mode: str = typer.Option(MODES[0], help=f"Set mode, one of {', '.join(MODES)}: best_of stops at a "
                                                       "majority, all plays every battle."),
              clock: str = typer.Option(None, "--clock", metavar="PRESET_OR_JSON", help=CLOCK_HELP),
-             think_ms: str = typer.Option(None, "--think-ms", metavar="MS[,MS...]", help=THINK_HELP)) -> None:
-    """Play bot-vs-bot battles (or sets of battles) and store them."""
+             think_ms: str = typer.Option(None, "--think-ms", metavar="MS[,MS...]", help=THINK_HELP),
+             tournament: str = typer.Option(None, "--tournament", metavar="swiss|elimination",
+                                            help="Play a whole tournament of house entrants instead (with "
+                                                 "--players; --bots are their policies, taken in turn)."),
+             players: int = typer.Option(None, "--players", min=2, max=1024, help="A tournament's entrants."),
+             rounds: int = typer.Option(None, "--rounds", help="A Swiss tournament's rounds (default: enough for a "
+                                                                   "sole winner, ceil(log2 players)).")) -> None:
+    """Play bot-vs-bot battles (or sets of battles, or a tournament) and store them."""
+    if tournament is not None:
+        simulate_tournament(ruleset, tournament, players, rounds, games or 1, mode, bots, seed, read_clock(clock),
+                            db, as_json)
+        return
     rs = get_ruleset(ruleset)
     raw_setup = read_setup(rs, setup)
     seats = seat_table(rs, raw_setup if raw_setup is not None else rs.default_setup).seats
@@ -284,6 +295,7 @@ def replay_diff(a: Path = typer.Argument(..., help="The first replay file."),
 
 app.command()(log)
 replay_app.command("import")(replay_import)
+audit_app.command("tournament")(audit_tournament_command)
 app.add_typer(audit_app, name="audit")
 app.command()(clean_errors(serve))
 app.command()(clean_errors(bot))

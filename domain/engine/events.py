@@ -158,7 +158,8 @@ event_data: typing.Callable[[Event], dict[str, Any]] = msgspec.to_builtins
 # Modules that define event classes (battle.py brings the clock's, timing.py); imported on the first unknown topic, so a fresh
 # process can decode any stored event without having imported a ruleset first.
 EVENT_MODULES = ("domain.engine.battle", "domain.engine.choices", "domain.engine.hooks", "domain.rulesets",
-                 "domain.sets", "domain.matchmaking.events")
+                 "domain.sets", "domain.matchmaking.events",
+                 "domain.tournaments.events")
 
 
 def topic_class(topic: str) -> type[Event]:

@@ -60,7 +60,8 @@ def test_every_route_that_reads_json_checks_its_depth_first(app):
 def test_every_route_answers_a_deep_body_without_a_500(client, app, long_segments):
     made = client.post("/sets", json={"ruleset": "deckduel", "players": PLAYERS, "games": 1}).json()
     real = {"battle_id": ended_battle(app), "set_id": made["set_id"], "seq": "1", "ruleset": "deckduel",
-            "player_id": "alice", "name": "viewer.js", "queue_id": "deckduel-blitz", "ticket_id": str(uuid.uuid4())}
+            "player_id": "alice", "name": "viewer.js", "queue_id": "deckduel-blitz", "ticket_id": str(uuid.uuid4()),
+            "tournament_id": str(uuid.uuid4())}
     for (method, path, route), body in itertools.product(operations(app), BODIES):
         url = PARAM.sub(lambda m: LONG if long_segments else real[m.group(1)], path)
         answer = client.request(method, url, content=body, headers={"content-type": "application/json"},

@@ -29,7 +29,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...], int], ...] = (
 PLUGIN_LOADS: dict[str, frozenset[str]] = {
     "domain.engine.ruleset": frozenset({"domain.rulesets"}),
     "domain.engine.events": frozenset({"domain.engine.battle", "domain.engine.choices", "domain.engine.hooks",
-                                       "domain.rulesets", "domain.sets", "domain.matchmaking.events"}),
+                                       "domain.rulesets", "domain.sets", "domain.matchmaking.events",
+                                       "domain.tournaments.events"}),
 }
 
 

@@ -33,7 +33,7 @@ def help_text(*path: str) -> str:
 
 def test_the_walk_finds_every_command():
     assert set(ALL) == {"rulesets", "simulate", "log", "serve", "bot", "replay export", "replay verify",
-                        "replay show", "replay diff", "replay import", "audit set", "audit queue", "projections run",
+                        "replay show", "replay diff", "replay import", "audit set", "audit queue", "audit tournament", "projections run",
                         "projections status", "projections rebuild"}
 
 

@@ -1,0 +1,120 @@
+"""A tournament's audit: every round's pairings, every result and the standings re-derived
+from the tournament's log and each of its sets' own audits.
+
+- Each record's hash chains from the one before.
+- Each `RoundPaired` is what `next_pairings` makes of the tournament before it (the entrants
+  and every result recorded so far): the same pairs, in order, the same bye.
+- Each pairing's set (and tiebreak sets) audits ok on its own (`audit_set`: every battle
+  verified), seats the pairing's players (the first at p1), and its recorded result is what
+  `result_of` makes of those sets' winners.
+- `TournamentEnded` holds the standings and champion `final_standings` computes.
+The digest covers the tournament's head hash and every set's digest, in order.
+"""
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+
+from domain.battles import Battles
+from domain.engine.chain import chain_of
+from domain.engine.events import Recorded
+from domain.engine.table import house_bot
+from domain.sets import Sets
+from domain.tournaments.decide import final_standings, next_pairings, result_of
+from domain.tournaments.events import Played, RoundEnded, RoundPaired, TournamentEnded
+from domain.tournaments.service import Tournaments
+from domain.tournaments.state import TournamentState, evolve_tournament
+
+from .audit import audit_set
+
+
+def audit_tournament(battles: Battles, sets: Sets, tournament_id: str,
+                     records: Sequence[Recorded] | None = None) -> dict[str, Any]:
+    """{"status": "ok"|"fail"|"in_progress", "tournament_id", "rounds", "sets", "head", "digest",
+    "failure": {"seq", "reason"}|None, "summary": [lines]}. `records` stands in for the stored
+    log (an edited copy, to see what the audit says of it)."""
+    if records is None:
+        records = Tournaments(battles, sets).records(tournament_id)
+    state = TournamentState(tournament_id=str(tournament_id))
+    digests: list[str] = []
+    failure: dict[str, Any] | None = None
+    for rec in records:
+        reason = _check(battles, sets, state, rec, digests)
+        if reason is not None:
+            failure = {"seq": rec.seq, "reason": reason}
+            break
+        state = evolve_tournament(state, rec)
+    done = failure is None and state.ended is not None
+    digest = hashlib.sha256(orjson.dumps({"head": state.chain, "sets": digests})).hexdigest() if done else None
+    report: dict[str, Any] = {
+        "status": "fail" if failure else ("ok" if done else "in_progress"), "tournament_id": str(tournament_id),
+        "rounds": len(state.ended_rounds), "sets": len(digests), "head": state.chain, "digest": digest,
+        "champion": state.ended.champion if state.ended else None, "failure": failure}
+    report["summary"] = summary(report)
+    return report
+
+
+def _check(battles: Battles, sets: Sets, state: TournamentState, rec: Any, digests: list[str]) -> str | None:
+    if rec.seq != state.seq + 1:
+        return f"seq {rec.seq} follows seq {state.seq}"
+    if rec.chain != chain_of(state.chain, rec.seq, rec.event.TOPIC, rec.stored_data()):
+        return "its hash does not chain from the event before it"
+    event = rec.event
+    if isinstance(event, RoundPaired):
+        derived = next_pairings(state)
+        recorded = [(p.a, p.b) for p in event.pairings]
+        if derived != recorded:
+            return f"round {event.round} paired {recorded}; the rules pair {derived}"
+    elif isinstance(event, RoundEnded):
+        for played in event.results:
+            reason = _check_result(battles, sets, state, played, digests)
+            if reason is not None:
+                return f"round {event.round}: {reason}"
+    elif isinstance(event, TournamentEnded):
+        placed, champion = final_standings(state)
+        if (event.standings, event.champion) != (placed, champion):
+            return "the standings are not what the recorded results make"
+    return None
+
+
+def _check_result(battles: Battles, sets: Sets, state: TournamentState, played: Played,
+                  digests: list[str]) -> str | None:
+    created = state.created
+    assert created is not None
+    set_ids = [played.set_id, *played.tiebreaks] if played.set_id is not None else []
+    winners = []
+    for set_id in set_ids:
+        report = audit_set(battles, sets, set_id, omniscient=True)
+        if report["status"] != "ok":
+            return f"the set {set_id} of {played.a} against {played.b} does not audit ({report['status']})"
+        seated = sets.load(set_id)
+        shown = {seat: _entrant(state, entry) for seat, entry in seated.created.players.items()}
+        if shown != {"p1": _entrant(state, played.a), "p2": _entrant(state, played.b)}:
+            return f"the set {set_id} does not seat {played.a} and {played.b}"
+        assert seated.ended is not None
+        winners.append(seated.ended.winner)
+        digests.append(report["digest"])
+    if result_of(created, played.a, played.b, winners, set_ids) != played:
+        return f"{played.a} against {played.b} is recorded {played.points_a}-{played.points_b}; its sets say otherwise"
+    return None
+
+
+def _entrant(state: TournamentState, entry: object) -> object:
+    """How an entrant sits in a set: a house entrant as its bot, a player as its id."""
+    if isinstance(entry, str) and entry in state.bots:
+        return {"bot": state.bots[entry]}
+    return {"bot": house_bot(entry)} if house_bot(entry) is not None else entry
+
+
+def summary(report: dict[str, Any]) -> list[str]:
+    lines = [f"tournament {report['tournament_id']}: {report['rounds']} rounds, {report['sets']} sets"]
+    if report["failure"] is not None:
+        lines.append(f"FAIL at seq {report['failure']['seq']}: {report['failure']['reason']}")
+    elif report["status"] == "ok":
+        lines.append(f"ok · champion {report['champion']} · digest {report['digest']}")
+    else:
+        lines.append("in progress")
+    return lines
