@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import orjson
 import typer
@@ -62,6 +63,16 @@ def export_set(set_id: str, output: Path | None, viewer: str, db: str | None) ->
     typer.echo(f"wrote {output} (set {found.header['set_id']}: {len(found.battles)} battles, {events} events)")
 
 
+def print_report(report: dict[str, Any], as_json: bool) -> None:
+    """An audit's report, as JSON or its summary lines; exit 1 when it failed."""
+    if as_json:
+        typer.echo(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode())
+    else:
+        typer.echo("\n".join(report["summary"]))
+    if report["status"] == "fail":
+        raise typer.Exit(1)
+
+
 def names_a_file(source: str) -> bool:
     return Path(source).exists() or source.endswith((".jsonl", ".gz"))
 
@@ -86,12 +97,7 @@ def audit_set_command(source: str = typer.Argument(..., metavar="SET_ID_OR_FILE"
     else:
         with Battles(db) as store:
             report = audit_set(store, Sets(store), source, omniscient=True)
-    if as_json:
-        typer.echo(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode())
-    else:
-        typer.echo("\n".join(report["summary"]))
-    if report["status"] == "fail":
-        raise typer.Exit(1)
+    print_report(report, as_json)
 
 
 @audit_app.command("queue")
@@ -103,12 +109,7 @@ def audit_queue_command(queue: str = typer.Argument(..., help="The queue's id (G
     """Re-derive every pairing wave of a queue from its log and compare; exit 1 on a difference."""
     with Battles(db) as store:
         report = audit_queue(queue, Queues(store, Players(store.store)).records(queue))
-    if as_json:
-        typer.echo(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode())
-    else:
-        typer.echo("\n".join(report["summary"]))
-    if report["status"] == "fail":
-        raise typer.Exit(1)
+    print_report(report, as_json)
 
 
 def shown(wire: dict, types: list[str], seat: str | None) -> bool:

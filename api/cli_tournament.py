@@ -14,6 +14,7 @@ from domain.tournaments.service import Tournaments
 from domain.tournaments.swiss import rounds_needed
 from replays.tournament_audit import audit_tournament
 
+from .cli_audit import print_report
 from .cli_errors import clean_errors, fail
 
 
@@ -56,9 +57,4 @@ def audit_tournament_command(tournament: str = typer.Argument(..., metavar="TOUR
     difference."""
     with Battles(db) as store:
         report = audit_tournament(store, Sets(store), tournament)
-    if as_json:
-        typer.echo(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode())
-    else:
-        typer.echo("\n".join(report["summary"]))
-    if report["status"] == "fail":
-        raise typer.Exit(1)
+    print_report(report, as_json)

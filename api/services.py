@@ -22,6 +22,9 @@ from domain.sets.sweep import DEFAULT_EVERY_SECONDS, SetSweep
 from domain.sqlite_store import checkpointer
 from domain.store import store_env
 from domain.timers import CLOCK_SWEEP_SECONDS, ClockKeeper
+from domain.tournaments.service import Tournaments
+from domain.tournaments.sweep import EVERY_SECONDS as TOURNAMENT_SWEEP_SECONDS
+from domain.tournaments.sweep import TournamentSweep
 from domain.writer import wall_ms
 from projections.live import OUTBOX_BATCHES, SEND_SECONDS, LiveHub
 from projections.runner import Runner, Views
@@ -43,6 +46,7 @@ class Settings:
     house_sweep_seconds: float = HOUSE_SWEEP_SECONDS    # how often house seats due to act are looked for
     clock_sweep_seconds: float = CLOCK_SWEEP_SECONDS    # how often the log is read for other workers' clocks
     wave_check_seconds: float = WAVE_CHECK_SECONDS      # how often each queue is asked if a wave is due
+    tournament_sweep_seconds: float = TOURNAMENT_SWEEP_SECONDS  # how often tournaments in play move on
     state_cache: int = DEFAULT_CACHE    # battle states kept in memory (and folded states per view runner)
     telemetry: bool = False             # FastAPI's native OpenTelemetry, through the global providers
     stream_outbox: int = OUTBOX_BATCHES         # batches a stream may have waiting before it is behind
@@ -60,6 +64,8 @@ class Settings:
                    house_sweep_seconds=positive_seconds("RINGSIDE_HOUSE_SWEEP_SECONDS", HOUSE_SWEEP_SECONDS),
                    clock_sweep_seconds=positive_seconds("RINGSIDE_CLOCK_SWEEP_SECONDS", CLOCK_SWEEP_SECONDS),
                    wave_check_seconds=positive_seconds("RINGSIDE_WAVE_CHECK_SECONDS", WAVE_CHECK_SECONDS),
+                   tournament_sweep_seconds=positive_seconds("RINGSIDE_TOURNAMENT_SWEEP_SECONDS",
+                                                             TOURNAMENT_SWEEP_SECONDS),
                    state_cache=count_setting("RINGSIDE_STATE_CACHE", DEFAULT_CACHE, MAX_STATE_CACHE),
                    telemetry=switch_setting("RINGSIDE_TELEMETRY", False),
                    stream_outbox=count_setting("RINGSIDE_STREAM_OUTBOX", OUTBOX_BATCHES, MAX_STREAM_OUTBOX),
@@ -183,6 +189,7 @@ def bootstrap(settings: Settings | None = None, *, now_ms: Callable[[], int] = w
     queues = Queues(battles, players, ratings_from(
         lambda ruleset, player: views.hget(views.key("leaderboards", ruleset, "stats"), player)))
     background["waves"] = QueueWaves(queues, settings.wave_check_seconds)
+    background["tournaments"] = TournamentSweep(Tournaments(battles, sets), settings.tournament_sweep_seconds)
     # The sets' commit listener may fail after a battle ends; the sweep moves such sets on.
     background["set_sweep"] = SetSweep(sets, settings.set_sweep_seconds)
     return Services(settings=settings, battles=battles, sets=sets, live=live, views=views,

@@ -4,19 +4,76 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Request
+from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
 from domain.tournaments.service import Tournaments
 from replays.tournament_audit import audit_tournament
 
+from ..auth import bearer, require_admin
 from ..bodies import JsonBodyRoute
 from ..json import json_response
 from .battles import services_of
-from .models import ERRORS
+from .models import ERRORS, Clock, Strict
 
 router = APIRouter(tags=["tournaments"], route_class=JsonBodyRoute)
 TournamentId = Annotated[str, Path(max_length=64)]
+
+
+class CreateTournament(Strict):
+    ruleset: str = Field(max_length=64)
+    format: str = Field(max_length=16)          # swiss | elimination
+    rounds: int | None = Field(None, ge=-(2 ** 63), le=2 ** 63 - 1)     # checked by the domain: a 422 naming it
+    games: int = Field(1, ge=-(2 ** 63), le=2 ** 63 - 1)
+    mode: str = Field("best_of", pattern="^(best_of|all)$")
+    clock: Clock = None
+    name: str = Field("", max_length=100)
+
+
+class Enter(Strict):
+    bot: str | None = Field(None, max_length=64)    # a house entrant (admin); else the bearer's player token
+
+
+@router.post("/tournaments", status_code=201, responses=ERRORS)
+def create_tournament(body: CreateTournament, request: Request) -> Response:
+    """A tournament, open for entrants until it starts (the admin token, when one is set)."""
+    services = services_of(request)
+    require_admin(request, services)
+    made = Tournaments(services.battles, services.sets).create(
+        body.ruleset, body.format, rounds=body.rounds, games=body.games, mode=body.mode, clock=body.clock,
+        name=body.name)
+    return json_response({"tournament_id": made.tournament_id}, status=201)
+
+
+@router.post("/tournaments/{tournament_id}/entrants", status_code=201, responses=ERRORS)
+def enter_tournament(tournament_id: TournamentId, request: Request, body: Enter | None = None) -> Response:
+    """Join as the registered player whose token is the bearer: the answer's `entrant_token` acts
+    for you in every set of the tournament. With `{"bot": policy}` (and the admin token, when
+    one is set) a house entrant joins instead."""
+    services = services_of(request)
+    tournaments = Tournaments(services.battles, services.sets)
+    if body is not None and body.bot is not None:
+        require_admin(request, services)
+        return json_response({"tournament_id": tournament_id,
+                              "player": tournaments.enter_house(tournament_id, body.bot)}, status=201)
+    token = bearer(request)
+    player = services.players.player_of(token)
+    assert token is not None
+    state = tournaments.load(tournament_id)
+    assert state.created is not None
+    rating = services.queues.rating_of(state.created.ruleset, player)
+    return json_response(tournaments.enter(tournament_id, player, token, rating), status=201)
+
+
+@router.post("/tournaments/{tournament_id}/start", responses=ERRORS)
+def start_tournament(tournament_id: TournamentId, request: Request) -> Response:
+    """Pair round 1 and open its sets (the admin token, when one is set); the server moves each
+    round on as its sets end."""
+    services = services_of(request)
+    require_admin(request, services)
+    Tournaments(services.battles, services.sets).start(tournament_id)
+    return json_response(Tournaments(services.battles, services.sets).page(tournament_id))
 
 
 @router.get("/tournaments/{tournament_id}", responses=ERRORS)

@@ -91,15 +91,19 @@ class Sets:
     def create(self, ruleset_id: str, players: Mapping[str, Any], setup: Mapping[str, Any] | None = None, *,
                games: int = 3, mode: str = "best_of", seed_nonces: Mapping[str, str] | None = None,
                private: bool = False, set_id: str | None = None,
-               clock: ClockSpec | Mapping[str, Any] | str | None = None) -> CreatedSet:
+               clock: ClockSpec | Mapping[str, Any] | str | None = None,
+               token_hashes: Mapping[str, str] | None = None) -> CreatedSet:
         """A set and its first battle. A token per seat a person plays acts in every battle; a
         house seat gets none. With a `clock` (a preset's name or its fields) every battle runs
-        it, and a seat that never makes its first move loses that battle."""
+        it, and a seat that never makes its first move loses that battle. `token_hashes` gives
+        a seat's token by its hash instead (a tournament's entrant token): none is made for it."""
         ruleset = get_ruleset(ruleset_id)
         created = self._created(ruleset, players, setup, games, mode, private, set_id, seed_nonces, clock)
-        tokens = {seat: secrets.token_urlsafe(32) for seat in human_seats(created.players)}
-        created = msgspec.structs.replace(created,
-                                          seat_token_hashes={s: token_hash(t) for s, t in tokens.items()} or None)
+        human = human_seats(created.players)
+        given = {seat: hashed for seat, hashed in (token_hashes or {}).items() if seat in human}
+        tokens = {seat: secrets.token_urlsafe(32) for seat in human if seat not in given}
+        hashes = {**{s: token_hash(t) for s, t in tokens.items()}, **given}
+        created = msgspec.structs.replace(created, seat_token_hashes=hashes or None)
         state, opening = chain_events(None, [created])
         first = start_battle(state, ruleset, new_battle_id())
         state, started = chain_events(state, first.events)

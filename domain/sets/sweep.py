@@ -15,10 +15,10 @@ other reloads and finds nothing left to do.
 from __future__ import annotations
 
 import logging
-import threading
 
 from domain.engine.battle import BattleEnded
 from domain.engine.events import Recorded
+from domain.periodic import Periodic
 from domain.store import LogCursor
 
 from .events import SetBattleFinished, SetBattleStarted
@@ -29,35 +29,19 @@ DEFAULT_EVERY_SECONDS = 5.0
 TOPICS = [SetBattleStarted.TOPIC, SetBattleFinished.TOPIC, BattleEnded.TOPIC]
 
 
-class SetSweep:
+class SetSweep(Periodic):
     """A background component: `start()` sweeps at once and then every `every_seconds`."""
+    name = "set-sweep"
 
     def __init__(self, sets: Sets, every_seconds: float = DEFAULT_EVERY_SECONDS):
+        super().__init__(every_seconds)
         self.sets = sets
-        self.every_seconds = every_seconds
         self._log = LogCursor(sets.battles.store, TOPICS)
         self._open: dict[str, str] = {}         # battle id -> set id, for battles whose result the set lacks
         self._ended: set[str] = set()           # open battles with a BattleEnded: their sets are due
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._run, name="set-sweep", daemon=True)
-        self._thread.start()
-
-    def close(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
-            self._thread = None
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self.sweep()
-            except Exception:       # the store may be away for a while: keep sweeping
-                log.exception("set sweep failed; retrying")
-            self._stop.wait(self.every_seconds)
+    def round(self) -> list[str]:
+        return self.sweep()
 
     def sweep(self) -> list[str]:
         """Advance every set whose battle has ended without the set recording it; returns those

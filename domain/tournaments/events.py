@@ -2,11 +2,11 @@
 covers them, so they never change shape (a change would be a new `class_version`)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
-from domain.engine.events import Event
+from domain.engine.events import Event, server_only
 
 FORMATS = ("swiss", "elimination")
 
@@ -29,6 +29,8 @@ class PlayerJoined(Event, frozen=True, kw_only=True):
     player: str                             # a registered player, or a house entrant `house:<bot>#<n>`
     rating: float                           # openskill mu then: the initial ranking
     bot: str | None = None                  # a house entrant's policy
+    # The hash of the player's entrant token, which acts for it in every set of the tournament.
+    token_hash: Annotated[str | None, server_only()] = None
 
 
 class Paired(msgspec.Struct, frozen=True, kw_only=True):
@@ -53,6 +55,14 @@ class Played(msgspec.Struct, frozen=True, kw_only=True):
     points_b: int
     set_id: str | None
     tiebreaks: list[str] = []
+
+
+class TiebreakStarted(Event, frozen=True, kw_only=True):
+    """An elimination pairing's set (or last tiebreak) was drawn: a one-battle set decides."""
+    TOPIC = "tournaments.TiebreakStarted"
+    round: int
+    a: str
+    set_id: str
 
 
 class RoundEnded(Event, frozen=True, kw_only=True):

@@ -9,11 +9,16 @@ are recorded together.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+import base64
+import hashlib
+import hmac
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgspec
+from eventsourcing.persistence import IntegrityError
 
+from domain.access import token_hash
 from domain.ai import get_policy
 from domain.battles import Battles, utc_now
 from domain.engine.clock import ClockSpec, parse_clock
@@ -21,14 +26,17 @@ from domain.engine.errors import InvalidInput, RingsideError, quote
 from domain.engine.events import Event, Recorded
 from domain.engine.ruleset import get_ruleset
 from domain.sets import Sets
+from domain.sets.service import UnknownSet
 from domain.store import StoredRecord
 
-from .decide import NeedsSet, check_format, check_join, final_standings, next_pairings, result_of
-from .events import Paired, Played, PlayerJoined, RoundEnded, RoundPaired, TournamentCreated, TournamentEnded
+from .decide import NeedsSet, TournamentClosed, check_format, check_join, final_standings, next_pairings, result_of
+from .events import (Paired, Played, PlayerJoined, RoundEnded, RoundPaired, TiebreakStarted, TournamentCreated,
+                     TournamentEnded)
 from .state import TournamentState, chain_events, fold_tournament
 
 NEW_RATING = 25.0
 MAX_SIMULATED = 1024
+RETRIES = 8
 
 
 class UnknownTournament(RingsideError):
@@ -37,6 +45,13 @@ class UnknownTournament(RingsideError):
 
 def house_entrant(bot: str, number: int) -> str:
     return f"house:{bot}#{number}"
+
+
+def entrant_token(player_token: str, tournament_id: str) -> str:
+    """The token that acts for a registered entrant in every set of the tournament: known only
+    to whoever holds its player token, and stored only as a hash."""
+    digest = hmac.new(player_token.encode(), f"ringside tournament {tournament_id}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
 class Tournaments:
@@ -129,6 +144,118 @@ class Tournaments:
                                     seed=seed, clock=created.clock)
         assert played.ended is not None
         return played.set_id, played.ended.winner
+
+    # -- played live -----------------------------------------------------------------------
+    def enter(self, tournament_id: str, player: str, player_token: str, rating: float | None) -> dict[str, Any]:
+        """The registered `player` (whose token the caller has checked) joins; its entrant token,
+        derived from its player token, acts for it in every set of the tournament."""
+        state = self.load(tournament_id)
+        token = entrant_token(player_token, state.tournament_id)
+        self._append(state, [PlayerJoined(player=player, rating=NEW_RATING if rating is None else rating,
+                                           token_hash=token_hash(token))], check=lambda s: check_join(s, player))
+        return {"tournament_id": state.tournament_id, "player": player, "entrant_token": token}
+
+    def enter_house(self, tournament_id: str, bot: str) -> str:
+        """A house entrant (`house:<bot>#<n>`, n counting the tournament's entrants)."""
+        state = self.load(tournament_id)
+        assert state.created is not None
+        get_policy(bot, state.created.ruleset)
+        entrant = house_entrant(bot, len(state.entrants) + 1)
+        self._append(state, [PlayerJoined(player=entrant, rating=NEW_RATING, bot=bot)],
+                     check=lambda s: check_join(s, entrant))
+        return entrant
+
+    def start(self, tournament_id: str) -> TournamentState:
+        """Pair round 1 and open its sets."""
+        state = self.load(tournament_id)
+        if state.paired or state.ended is not None:
+            raise TournamentClosed(f"tournament {state.tournament_id} has started already")
+        if len(state.entrants) < 2:
+            raise InvalidInput("entrants", "a tournament needs at least 2 entrants to start")
+        return self._pair_next(state)
+
+    def advance(self, tournament_id: str) -> TournamentState:
+        """Record the round in play once every one of its sets has ended (a drawn elimination
+        set first gets its tiebreak set), then pair the next round or end the tournament.
+        Idempotent; a concurrent advancer's win is reloaded, not redone."""
+        state = self.load(tournament_id)
+        current, created = state.current, state.created
+        if current is None or created is None:
+            return state
+        results = []
+        for pairing in current.pairings:
+            set_ids = [pairing.set_id, *state.tiebreaks.get(pairing.a, ())] if pairing.set_id else []
+            winners: list[str | None] = []
+            for i, set_id in enumerate(set_ids):
+                found = self._set(state, pairing.a, pairing.b, set_id, created.games if i == 0 else 1)
+                if found is False:
+                    return state            # still being played
+                winners.append(found if isinstance(found, str) else None)
+            try:
+                results.append(result_of(created, pairing.a, pairing.b, winners, set_ids))
+            except NeedsSet:
+                set_id = str(uuid.uuid4())
+                after = self._first(state, [TiebreakStarted(round=current.round, a=pairing.a, set_id=set_id)])
+                if after is not None:
+                    self._set(after, pairing.a, pairing.b, set_id, 1)
+                return after or self.load(tournament_id)
+        after = self._first(state, [RoundEnded(round=current.round, results=results)])
+        return self.load(tournament_id) if after is None else self._pair_next(after)
+
+    def _pair_next(self, state: TournamentState) -> TournamentState:
+        pairs = next_pairings(state)
+        if pairs is None:
+            placed, champion = final_standings(state)
+            ended = self._first(state, [TournamentEnded(standings=placed, champion=champion)])
+            return ended or self.load(state.tournament_id)
+        paired = RoundPaired(round=len(state.ended_rounds) + 1, pairings=[
+            Paired(a=a, b=b, set_id=None if b is None else str(uuid.uuid4())) for a, b in pairs])
+        after = self._first(state, [paired])
+        if after is None:
+            return self.load(state.tournament_id)      # another worker paired the round, and opens its sets
+        assert after.created is not None
+        for pairing in paired.pairings:
+            if pairing.set_id is not None and pairing.b is not None:
+                self._set(after, pairing.a, pairing.b, pairing.set_id, after.created.games)
+        return after
+
+    def _set(self, state: TournamentState, a: str, b: str | None, set_id: str, games: int) -> str | None | bool:
+        """The winning side of a pairing's set once it has ended (None: a draw); False while it
+        is played. A set the tournament recorded but nobody opened (a worker stopped between
+        the two) is opened now."""
+        created = state.created
+        assert created is not None and b is not None
+        try:
+            found = self.sets.load(set_id)
+        except UnknownSet:
+            entry = {seat: {"bot": state.bots[who]} if who in state.bots else who for seat, who in (("p1", a), ("p2", b))}
+            hashes = {seat: state.token_hashes[who] for seat, who in (("p1", a), ("p2", b)) if who in state.token_hashes}
+            self.sets.create(created.ruleset, entry, games=games, mode=created.mode if games > 1 else "best_of",
+                             set_id=set_id, clock=created.clock, token_hashes=hashes)
+            return False
+        return False if found.ended is None else found.ended.winner
+
+    def _first(self, state: TournamentState, events: Sequence[Event]) -> TournamentState | None:
+        """Save `events` after `state`, or None if another worker moved the tournament on first
+        (what it did stands; nothing here is redone on top of it)."""
+        try:
+            return self._save(state, events)
+        except IntegrityError:
+            return None
+
+    def _append(self, state: TournamentState, events: Sequence[Event],
+                check: Callable[[TournamentState], None] | None = None) -> TournamentState:
+        """Save `events` after `state`; after another writer's win, reload, check again, retry."""
+        for attempt in range(RETRIES + 1):
+            if check is not None:
+                check(state)
+            try:
+                return self._save(state, events)
+            except IntegrityError:
+                if attempt == RETRIES:
+                    raise
+                state = self.load(state.tournament_id)
+        raise AssertionError("unreachable")
 
     def page(self, tournament_id: str) -> dict[str, Any]:
         """The tournament as anyone may see it: entrants, rounds with their sets, standings."""

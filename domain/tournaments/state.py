@@ -10,7 +10,7 @@ from domain.engine.battle import record
 from domain.engine.chain import GENESIS
 from domain.engine.events import Event, Recorded
 
-from .events import PlayerJoined, RoundEnded, RoundPaired, TournamentCreated, TournamentEnded
+from .events import PlayerJoined, RoundEnded, RoundPaired, TiebreakStarted, TournamentCreated, TournamentEnded
 from .standings import Entrant, Game
 
 
@@ -23,6 +23,8 @@ class TournamentState(msgspec.Struct, frozen=True, kw_only=True):
     bots: dict[str, str] = {}                   # house entrant -> its policy
     paired: tuple[RoundPaired, ...] = ()
     ended_rounds: tuple[RoundEnded, ...] = ()
+    tiebreaks: dict[str, tuple[str, ...]] = {}  # the round in play: first seat -> its tiebreak sets
+    token_hashes: dict[str, str] = {}           # entrant -> its entrant token's hash
     ended: TournamentEnded | None = None
 
     @property
@@ -54,7 +56,9 @@ def _(event: TournamentCreated, state: TournamentState) -> TournamentState:
 @_evolve.register
 def _(event: PlayerJoined, state: TournamentState) -> TournamentState:
     bots = {**state.bots, event.player: event.bot} if event.bot is not None else state.bots
-    return msgspec.structs.replace(state, entrants=(*state.entrants, Entrant(event.player, event.rating)), bots=bots)
+    hashes = {**state.token_hashes, event.player: event.token_hash} if event.token_hash else state.token_hashes
+    return msgspec.structs.replace(state, entrants=(*state.entrants, Entrant(event.player, event.rating)), bots=bots,
+                                   token_hashes=hashes)
 
 
 @_evolve.register
@@ -63,8 +67,14 @@ def _(event: RoundPaired, state: TournamentState) -> TournamentState:
 
 
 @_evolve.register
+def _(event: TiebreakStarted, state: TournamentState) -> TournamentState:
+    return msgspec.structs.replace(state, tiebreaks={**state.tiebreaks,
+                                                     event.a: (*state.tiebreaks.get(event.a, ()), event.set_id)})
+
+
+@_evolve.register
 def _(event: RoundEnded, state: TournamentState) -> TournamentState:
-    return msgspec.structs.replace(state, ended_rounds=(*state.ended_rounds, event))
+    return msgspec.structs.replace(state, ended_rounds=(*state.ended_rounds, event), tiebreaks={})
 
 
 @_evolve.register

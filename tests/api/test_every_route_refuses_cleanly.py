@@ -52,7 +52,8 @@ def operations(app) -> list[tuple[str, str, Route]]:
 def test_every_route_that_reads_json_checks_its_depth_first(app):
     reading = [route for _, _, route in operations(app) if isinstance(route, APIRoute) and route.body_field]
     assert {route.path for route in reading} == {"/battles", "/battles/{battle_id}/commands", "/sets", "/players",
-                                                 "/queues/{queue_id}/tickets"}
+                                                 "/queues/{queue_id}/tickets", "/tournaments",
+                                                 "/tournaments/{tournament_id}/entrants"}
     assert all(isinstance(route, JsonBodyRoute) for route in reading)
 
 

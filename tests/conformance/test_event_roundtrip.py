@@ -3,8 +3,9 @@ back as it was: chained (the bytes an auditor hashes from the JSON), stored and 
 store's mapper, sent on the wire (whole, and redacted for a spectator) and decoded.
 
 The events are real: taken from the coverage run's battles (`coverage.py`), a ring set played
-in memory as a live set is decided, a skirmish forfeit (no bot ever forfeits), and a clocked
-battle lost on time after an outage's credit. The same
+in memory as a live set is decided, a skirmish forfeit (no bot ever forfeits), a clocked
+battle lost on time after an outage's credit, and a queue's and a tournament's logs as their
+services decide them. The same
 run must reach every content entry but those listed below, each with the reason it cannot.
 """
 from __future__ import annotations
@@ -29,7 +30,16 @@ from domain.engine.timeouts import credit_outage, decide_timeout, timeout_due
 from domain.rulesets.ring.events import LpRestored
 from domain.sets import BattleResult, SetCreated, decide_battle_end, start_battle
 from domain.sets import chain_events as chain_set_events
+from domain.matchmaking.decide import cancel_ticket, decide_wave, open_ticket
+from domain.matchmaking.formats import queue_format
+from domain.matchmaking.state import QueueState
+from domain.matchmaking.state import chain_events as chain_queue_events
 from domain.store import BattleMapper, StoredRecord
+from domain.tournaments.decide import final_standings, next_pairings, result_of
+from domain.tournaments.events import (Paired, PlayerJoined, RoundEnded, RoundPaired, TiebreakStarted,
+                                       TournamentCreated, TournamentEnded)
+from domain.tournaments.state import TournamentState
+from domain.tournaments.state import chain_events as chain_tournament_events
 from tests.replays.record import players_for
 
 from .coverage import REACH, run, unreached
@@ -113,6 +123,50 @@ def clocked_battle() -> list[tuple[str, Recorded]]:
     return chained(records)
 
 
+def queue_log() -> list[tuple[str, Recorded]]:
+    """A queue's log as its service decides it: three tickets (one with a setup part), one
+    cancelled, a wave that pairs two of them, a ticket left to the house bot."""
+    fmt, at = queue_format("deckduel-blitz"), 1_767_225_600_000
+    state, records = QueueState(queue=fmt.id), []
+    for i, (player, rating) in enumerate((("alice", 30.0), ("bob", 29.5), ("carol", 10.0))):
+        opened = open_ticket(state, fmt, ticket=f"t{i}", player=player, rating=rating, at_ms=at + i,
+                             setup={"character": "vex"} if i == 1 else None, seat_token_hash="ab" * 32)
+        state, done = chain_queue_events(state, opened)
+        records += done
+    state, done = chain_queue_events(state, cancel_ticket(state, "t2", "carol", at + 5))
+    records += done
+    state, done = chain_queue_events(state, [decide_wave(state, fmt, at + 2_000, ["b1"])])
+    records += done
+    state, done = chain_queue_events(state, open_ticket(state, fmt, ticket="t3", player="dan", rating=25.0,
+                                                        at_ms=at + 2_000, setup=None, seat_token_hash="cd" * 32))
+    records += done
+    _, done = chain_queue_events(state, [decide_wave(state, fmt, at + 70_000, ["b2"])])   # the house fills in
+    return chained(records + done)
+
+
+def tournament_log() -> list[tuple[str, Recorded]]:
+    """An elimination tournament of three, its final drawn once and decided by a tiebreak set."""
+    created = TournamentCreated(tournament_id="t", name="t", ruleset="deckduel", format="elimination", rounds=None,
+                                games=1, mode="best_of", clock=None, created_at="2026-01-01T00:00:00Z")
+    state, records = chain_tournament_events(TournamentState(tournament_id="t"), [created])
+    joined = [PlayerJoined(player=p, rating=25.0 + i, bot=None if i else "greedy", token_hash="ef" * 32 if i else None)
+              for i, p in enumerate(("house:greedy#1", "alice", "bob"))]
+    state, done = chain_tournament_events(state, joined)
+    records += done
+    while (pairs := next_pairings(state)) is not None:
+        paired = RoundPaired(round=len(state.ended_rounds) + 1,
+                             pairings=[Paired(a=a, b=b, set_id=None if b is None else f"s{a}") for a, b in pairs])
+        results = [result_of(created, a, b, ["p1"] if len(pairs) > 1 else [None, "p2"],
+                             [] if b is None else [f"s{a}", *(["tb"] if len(pairs) == 1 else [])])
+                   for a, b in pairs]
+        extra = [TiebreakStarted(round=paired.round, a=pairs[0][0], set_id="tb")] if len(pairs) == 1 else []
+        state, done = chain_tournament_events(state, [paired, *extra, RoundEnded(round=paired.round, results=results)])
+        records += done
+    placed, champion = final_standings(state)
+    state, done = chain_tournament_events(state, [TournamentEnded(standings=placed, champion=champion)])
+    return chained(records + done)
+
+
 @cache
 def played() -> dict[str, list[tuple[str, Recorded]]]:
     """Event topic -> records of it (each with the chain before it) from real battles and sets."""
@@ -120,7 +174,7 @@ def played() -> dict[str, list[tuple[str, Recorded]]]:
     for ruleset_id in sorted(REACH):
         for topic, kept in run(ruleset_id).samples.items():
             found[topic] += kept
-    for previous, rec in ring_set() + skirmish_forfeit() + clocked_battle():
+    for previous, rec in ring_set() + skirmish_forfeit() + clocked_battle() + queue_log() + tournament_log():
         found[rec.event.TOPIC].append((previous, rec))
     return found
 
