@@ -25,7 +25,7 @@ from replays.verify import verify
 
 from .adapters.click import invoke
 from .cli_audit import audit_app, export_set, log, replay_import
-from .cli_tournament import audit_tournament_command, simulate_tournament
+from .cli_tournament import audit_tournament_command, export_tournament, simulate_tournament
 from .cli_bot import POLICY_NAMES, bot
 from .cli_clock import CLOCK_HELP, THINK_HELP, Pace, preset_lines, preset_rows, read_clock, read_think
 from .cli_errors import clean_errors, fail, parse_json_option, perspective
@@ -189,6 +189,9 @@ def replay_export(battle_id: str = typer.Argument(None, help="The battle's id (o
                   set_id: str = typer.Option(None, "--set", metavar="SET_ID",
                                              help="Export this finished set instead: one set file holding the "
                                                   "set's own log and every battle's replay, in order."),
+                  tournament_id: str = typer.Option(None, "--tournament", metavar="TOURNAMENT_ID",
+                                                    help="Export this finished tournament instead: its log and "
+                                                         "every set's file, for `ringside audit tournament FILE`."),
                   output: Path = typer.Option(None, "-o", "--output", "--out",
                                               help="File to write (.jsonl, .jsonl.gz: compressed); default stdout."),
                   viewer: str = typer.Option("spectator", "--as",
@@ -199,8 +202,11 @@ def replay_export(battle_id: str = typer.Argument(None, help="The battle's id (o
     """Write a battle's replay file (full once it has ended): as far as the viewer may see it now.
     With --set, write a finished set's file, for `ringside audit set FILE` (no database needed)
     and `ringside replay import FILE`."""
-    if (battle_id is None) == (set_id is None):
-        fail("give a battle id, or --set SET_ID for a whole set (not both)")
+    if sum(given is not None for given in (battle_id, set_id, tournament_id)) != 1:
+        fail("give a battle id, or --set SET_ID for a whole set, or --tournament TOURNAMENT_ID (one of them)")
+    if tournament_id is not None:
+        export_tournament(tournament_id, output, db)
+        return
     if set_id is not None:
         export_set(set_id, output, viewer, db)
         return

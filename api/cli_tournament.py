@@ -1,7 +1,9 @@
 """`ringside simulate --tournament` and `ringside audit tournament`."""
 from __future__ import annotations
 
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -12,9 +14,10 @@ from domain.battles import Battles
 from domain.sets import Sets
 from domain.tournaments.service import Tournaments
 from domain.tournaments.swiss import rounds_needed
-from replays.tournament_audit import audit_tournament
+from replays import tournament_file
+from replays.tournament_audit import audit_tournament, audit_tournament_file
 
-from .cli_audit import print_report
+from .cli_audit import names_a_file, print_report
 from .cli_errors import clean_errors, fail
 
 
@@ -47,14 +50,31 @@ def simulate_tournament(ruleset: str, fmt: str, players: int | None, rounds: int
 
 
 @clean_errors
-def audit_tournament_command(tournament: str = typer.Argument(..., metavar="TOURNAMENT_ID",
-                                                              help="The tournament's id."),
-                             db: str = typer.Option(None, "--db", help="Database URL (default: "
+def audit_tournament_command(source: str = typer.Argument(..., metavar="TOURNAMENT_ID_OR_FILE",
+                                                          help="The tournament's id in the database, or a tournament "
+                                                               "file (`replay export --tournament` writes it) to "
+                                                               "audit with no database."),
+                             db: str = typer.Option(None, "--db", help="Database URL, for an id (default: "
                                                     "$RINGSIDE_DATABASE_URL or sqlite:///./ringside.db)"),
                              as_json: bool = typer.Option(False, "--json", help="Print the report as JSON.")) -> None:
     """Re-derive every round's pairings, every result from its sets' own audits, and the
     standings, from the tournament's log; print ok and one digest, or exit 1 at the first
-    difference."""
-    with Battles(db) as store:
-        report = audit_tournament(store, Sets(store), tournament)
+    difference. Given a file it reads that file alone and opens no database."""
+    if names_a_file(source):
+        report = audit_tournament_file(tournament_file.read(Path(source)))
+    else:
+        with Battles(db) as store:
+            report = audit_tournament(store, Sets(store), source)
     print_report(report, as_json)
+
+
+def export_tournament(tournament_id: str, output: Path | None, db: str | None) -> None:
+    """`ringside replay export --tournament`: a finished tournament's file, to stdout or `output`."""
+    with Battles(db) as store:
+        sets = Sets(store)
+        found = tournament_file.build(Tournaments(store, sets), sets, tournament_id)
+    if output is None:
+        sys.stdout.buffer.write(tournament_file.dumps(found))
+        return
+    tournament_file.write(found, output)
+    typer.echo(f"wrote {output} (tournament {tournament_id}: {len(found.sets)} sets)")

@@ -8,12 +8,14 @@ from the tournament's log and each of its sets' own audits.
   verified), seats the pairing's players (the first at p1), and its recorded result is what
   `result_of` makes of those sets' winners.
 - `TournamentEnded` holds the standings and champion `final_standings` computes.
-The digest covers the tournament's head hash and every set's digest, in order.
+The digest covers the tournament's head hash and every set's digest, in order. From a
+tournament file (`tournament_file.py`) the same audit reads every set from its own set file,
+with no database.
 """
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import orjson
@@ -22,27 +24,51 @@ from domain.battles import Battles
 from domain.engine.chain import chain_of
 from domain.engine.events import Recorded
 from domain.engine.table import house_bot
-from domain.sets import Sets
+from domain.sets import Sets, SetState
 from domain.tournaments.decide import final_standings, next_pairings, result_of
 from domain.tournaments.events import Played, RoundEnded, RoundPaired, TournamentEnded
 from domain.tournaments.service import Tournaments
 from domain.tournaments.state import TournamentState, evolve_tournament
 
-from .audit import audit_set
+from .audit import audit_set, audit_set_file, fold_set
+from .set_file import set_log
+from .tournament_file import TournamentFile
+
+
+# A set the tournament names: its own audit report and its folded state (None: not there).
+FindSet = Callable[[str], tuple[dict[str, Any], SetState | None]]
 
 
 def audit_tournament(battles: Battles, sets: Sets, tournament_id: str,
                      records: Sequence[Recorded] | None = None) -> dict[str, Any]:
-    """{"status": "ok"|"fail"|"in_progress", "tournament_id", "rounds", "sets", "head", "digest",
-    "failure": {"seq", "reason"}|None, "summary": [lines]}. `records` stands in for the stored
-    log (an edited copy, to see what the audit says of it)."""
+    """The audit of a tournament in the database. `records` stands in for the stored log (an
+    edited copy, to see what the audit says of it)."""
     if records is None:
         records = Tournaments(battles, sets).records(tournament_id)
-    state = TournamentState(tournament_id=str(tournament_id))
+
+    def find(set_id: str) -> tuple[dict[str, Any], SetState | None]:
+        return audit_set(battles, sets, set_id, omniscient=True), sets.load(set_id)
+    return audit_records(str(tournament_id), records, find)
+
+
+def audit_tournament_file(found: TournamentFile) -> dict[str, Any]:
+    """The audit of a tournament file, from the file alone: every set from its own set file."""
+    def find(set_id: str) -> tuple[dict[str, Any], SetState | None]:
+        filed = found.sets.get(set_id)
+        if filed is None:
+            return {"status": "missing"}, None
+        return audit_set_file(filed), fold_set(set_log(filed))
+    return audit_records(str(found.header["tournament_id"]), found.records(), find)
+
+
+def audit_records(tournament_id: str, records: Sequence[Recorded], find: FindSet) -> dict[str, Any]:
+    """{"status": "ok"|"fail"|"in_progress", "tournament_id", "rounds", "sets", "head", "digest",
+    "champion", "failure": {"seq", "reason"}|None, "summary": [lines]}"""
+    state = TournamentState(tournament_id=tournament_id)
     digests: list[str] = []
     failure: dict[str, Any] | None = None
     for rec in records:
-        reason = _check(battles, sets, state, rec, digests)
+        reason = _check(find, state, rec, digests)
         if reason is not None:
             failure = {"seq": rec.seq, "reason": reason}
             break
@@ -50,14 +76,14 @@ def audit_tournament(battles: Battles, sets: Sets, tournament_id: str,
     done = failure is None and state.ended is not None
     digest = hashlib.sha256(orjson.dumps({"head": state.chain, "sets": digests})).hexdigest() if done else None
     report: dict[str, Any] = {
-        "status": "fail" if failure else ("ok" if done else "in_progress"), "tournament_id": str(tournament_id),
+        "status": "fail" if failure else ("ok" if done else "in_progress"), "tournament_id": tournament_id,
         "rounds": len(state.ended_rounds), "sets": len(digests), "head": state.chain, "digest": digest,
         "champion": state.ended.champion if state.ended else None, "failure": failure}
     report["summary"] = summary(report)
     return report
 
 
-def _check(battles: Battles, sets: Sets, state: TournamentState, rec: Any, digests: list[str]) -> str | None:
+def _check(find: FindSet, state: TournamentState, rec: Any, digests: list[str]) -> str | None:
     if rec.seq != state.seq + 1:
         return f"seq {rec.seq} follows seq {state.seq}"
     if rec.chain != chain_of(state.chain, rec.seq, rec.event.TOPIC, rec.stored_data()):
@@ -70,7 +96,7 @@ def _check(battles: Battles, sets: Sets, state: TournamentState, rec: Any, diges
             return f"round {event.round} paired {recorded}; the rules pair {derived}"
     elif isinstance(event, RoundEnded):
         for played in event.results:
-            reason = _check_result(battles, sets, state, played, digests)
+            reason = _check_result(find, state, played, digests)
             if reason is not None:
                 return f"round {event.round}: {reason}"
     elif isinstance(event, TournamentEnded):
@@ -80,17 +106,15 @@ def _check(battles: Battles, sets: Sets, state: TournamentState, rec: Any, diges
     return None
 
 
-def _check_result(battles: Battles, sets: Sets, state: TournamentState, played: Played,
-                  digests: list[str]) -> str | None:
+def _check_result(find: FindSet, state: TournamentState, played: Played, digests: list[str]) -> str | None:
     created = state.created
     assert created is not None
     set_ids = [played.set_id, *played.tiebreaks] if played.set_id is not None else []
     winners = []
     for set_id in set_ids:
-        report = audit_set(battles, sets, set_id, omniscient=True)
-        if report["status"] != "ok":
+        report, seated = find(set_id)
+        if report["status"] != "ok" or seated is None:
             return f"the set {set_id} of {played.a} against {played.b} does not audit ({report['status']})"
-        seated = sets.load(set_id)
         shown = {seat: _entrant(state, entry) for seat, entry in seated.created.players.items()}
         if shown != {"p1": _entrant(state, played.a), "p2": _entrant(state, played.b)}:
             return f"the set {set_id} does not seat {played.a} and {played.b}"
