@@ -203,7 +203,7 @@ def replay_export(battle_id: str = typer.Argument(None, help="The battle's id (o
     With --set, write a finished set's file, for `ringside audit set FILE` (no database needed)
     and `ringside replay import FILE`."""
     if sum(given is not None for given in (battle_id, set_id, tournament_id)) != 1:
-        fail("give a battle id, or --set SET_ID for a whole set, or --tournament TOURNAMENT_ID (one of them)")
+        fail("give a battle id, or --set SET_ID for a whole set, or --tournament TOURNAMENT_ID: one, not both")
     if tournament_id is not None:
         export_tournament(tournament_id, output, db)
         return
