@@ -30,6 +30,9 @@ SET_MEMBERSHIP_TOPIC = "ringside.SetMembership"
 PLAYER_TOPIC = "ringside.PlayerRegistered"          # domain/players.py
 PLAYER_TOKEN_TOPIC = "ringside.PlayerToken"
 QUEUE_TICKET_TOPIC = "ringside.QueueTicket"         # domain/matchmaking/service.py: a ticket's queue
+# The aggregates that share the log with the battles, by their events' topic prefix: a view of
+# battles skips them.
+BESIDE_BATTLES = ("sets.", "queues.", "tournaments.")
 # Bookkeeping records stored beside events; they are not battle events, and projections skip them.
 BLOB_TOPICS = frozenset({SNAPSHOT_TOPIC, IDEMPOTENCY_TOPIC, SET_MEMBERSHIP_TOPIC, PLAYER_TOPIC, PLAYER_TOKEN_TOPIC,
                          QUEUE_TICKET_TOPIC})

@@ -20,6 +20,7 @@ from domain.battles import Battles
 from domain.engine.events import Recorded, Viewer, wire_event
 from domain.engine.ruleset import ruleset_of
 from domain.reading import game_view
+from domain.store import BESIDE_BATTLES
 
 from .base import Folder, Projection
 from .ratings import Leaderboards, PlayerHistory
@@ -41,7 +42,7 @@ class BattleViews(Projection):
 
     def project(self, owner_id: str, rec: Recorded, position: int, batch_end: bool = True,
                 superseded: bool = False) -> list[Op]:
-        if rec.event.TOPIC.startswith("sets."):
+        if rec.event.TOPIC.startswith(BESIDE_BATTLES):
             return []
         state = self.folder.advance(owner_id, rec)
         if state.game is None or not batch_end or superseded:
@@ -98,7 +99,7 @@ class AiMemory(Projection):
 
     def project(self, owner_id: str, rec: Recorded, position: int, batch_end: bool = True,
                 superseded: bool = False) -> list[Op]:
-        if rec.event.TOPIC.startswith("sets."):
+        if rec.event.TOPIC.startswith(BESIDE_BATTLES):
             return []
         state = self.folder.advance(owner_id, rec)
         if state.game is None:
