@@ -90,16 +90,20 @@ class Leaderboards(Projection):
             pending = self.store.hget(self.key("pending"), owner_id)
             ops: list[Op] = [HDel(self.key("pending"), owner_id), HDel(self.key("in-set"), owner_id)]
             if pending is not None and self.store.hget(self.key("in-set"), owner_id) is None and rated(event):
-                ops += self.rate(pending["ruleset"], pending["sides"], event.winner)
+                ops += self.rate(pending["ruleset"], pending["sides"], event.winner, {"battle_id": owner_id})
             return ops
         if isinstance(event, SetEnded):
             set_sides = self.store.hget(self.key("set-sides"), owner_id)
             if set_sides is None:
                 return []
-            return [HDel(self.key("set-sides"), owner_id), *self.rate(event.ruleset, set_sides, event.winner)]
+            return [HDel(self.key("set-sides"), owner_id),
+                    *self.rate(event.ruleset, set_sides, event.winner, {"set_id": owner_id})]
         return []
 
-    def rate(self, ruleset: str, sides: Mapping[str, list[list[str]]], winner: str | None) -> list[Op]:
+    def rate(self, ruleset: str, sides: Mapping[str, list[list[str]]], winner: str | None,
+             cause: Mapping[str, str]) -> list[Op]:
+        """The new ratings of everyone on `sides`, each linked to its `cause`: the battle (or
+        set) that changed it, in the row and in the player's list of changes."""
         stats_key = self.key(ruleset, "stats")
         order = sorted(sides)
         players = sorted({player for side in order for _, player in sides[side]})
@@ -114,7 +118,10 @@ class Leaderboards(Projection):
         for side, team in zip(order, rated):      # an anchor's new rating is dropped with its empty side
             for (_, player), rating in zip(sides[side], team):
                 row = {"mu": rating.mu, "sigma": rating.sigma, "games": rows[player]["games"] + 1,
-                       "wins": rows[player]["wins"] + (1 if winner == side else 0)}
+                       "wins": rows[player]["wins"] + (1 if winner == side else 0), "cause": dict(cause)}
+                before = None if rows[player]["mu"] is None else ordinal(rows[player])
+                ops.append(RPush(self.key("changes", player),
+                                 {"ruleset": ruleset, "before": before, "after": ordinal(row), **cause}))
                 ops.append(HSet(stats_key, player, row))
                 ops.append(ZAdd(self.key(ruleset, "ranking"), player, ordinal(row)))
                 ops.append(HSet(self.key("players", player), ruleset, row))

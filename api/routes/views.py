@@ -76,8 +76,9 @@ def leaderboard(ruleset: Annotated[str, Path(max_length=64)], request: Request,
 
 
 def rating_row(rank: int | None, player: str, row: dict[str, Any]) -> dict[str, Any]:
+    """A player's rating; `cause` is the battle (`battle_id`) or set (`set_id`) that last changed it."""
     return {"rank": rank, "player": player, "rating": round(ordinal(row), 2), "mu": round(row["mu"], 4),
-            "sigma": round(row["sigma"], 4), "games": row["games"], "wins": row["wins"]}
+            "sigma": round(row["sigma"], 4), "games": row["games"], "wins": row["wins"], "cause": row.get("cause")}
 
 
 @router.get("/players/{player_id}", responses=ERRORS)
@@ -93,4 +94,12 @@ def player(player_id: Annotated[str, Path(max_length=200)], request: Request) ->
                for ruleset, row in store.hgetall(store.key("leaderboards", "players", player_id)).items()}
     if not battles and not sets:
         raise UnknownPlayer(f"no player {player_id!r} has played here", player=player_id)
-    return json_response({"player": player_id, "ratings": ratings, "battles": battles, "sets": sets})
+    # Every rating change, oldest first, each naming the battle or set that made it; and each
+    # battle or set row the change it made.
+    changes = store.lrange(store.key("leaderboards", "changes", player_id))
+    made = {change.get("battle_id") or change.get("set_id"): change for change in changes}
+    for row in (*battles, *sets):
+        change = made.get(row.get("battle_id") or row.get("set_id"))
+        row["rating_change"] = None if change is None else {"before": change["before"], "after": change["after"]}
+    return json_response({"player": player_id, "ratings": ratings, "rating_changes": changes, "battles": battles,
+                          "sets": sets})

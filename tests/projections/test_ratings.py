@@ -11,7 +11,7 @@ HEROES = Table((("heroes", ("h1", "h2")), ("foes", ("gm",))))
 
 
 def rated(board: Leaderboards, store: MemoryViewStore, sides: dict, winner: str | None) -> None:
-    store.apply("leaderboards", board.rate("demo", sides, winner), position=1)
+    store.apply("leaderboards", board.rate("demo", sides, winner, {"battle_id": "b1"}), position=1)
 
 
 def test_a_side_of_two_wins_together_and_each_member_gains():
@@ -63,7 +63,7 @@ def test_a_side_the_rules_play_is_not_rated_and_the_party_rates_against_a_fixed_
     # when the party wins, and then loses
     rated(board, store, sides, "party")
     won = store.hget(store.key("leaderboards", "demo", "stats"), "ann")
-    store.apply("leaderboards", board.rate("demo", sides, "enemies"), position=2)
+    store.apply("leaderboards", board.rate("demo", sides, "enemies", {"battle_id": "b2"}), position=2)
     lost = store.hget(store.key("leaderboards", "demo", "stats"), "ann")
     # then the party rates as a one-player team against an anchor of the default rating
     # (mu 25, sigma 25/3), as a duel's first win against an unrated player would
