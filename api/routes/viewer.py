@@ -1,6 +1,8 @@
 """The replay viewer: its static page and the few reads it needs beyond the battle routes.
 
-- `GET /viewer/` (the battle list) and `GET /viewer/battles/{id}` serve the one page;
+- `GET /viewer/` (the battle list), `GET /viewer/battles/{id}`, and the tournament, set and
+  player pages (`GET /viewer/tournaments/{id}`, `/viewer/sets/{id}`, `/viewer/players/{id}`)
+  serve the one page, which reads everything it shows from the API;
   `GET /viewer/assets/{name}` its scripts and style, `GET /viewer/assets/games/{name}` each
   game's own (loaded by the ruleset's id). No build step, nothing external.
 - `GET /`, the address a fresh server is opened at, sends people to the battle list, which
@@ -16,7 +18,7 @@ import re
 from pathlib import Path as FilePath
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import RedirectResponse, Response
 
@@ -48,6 +50,7 @@ PAGE_HEADERS = {
                                "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
 }
+PageId = Annotated[str, Path(max_length=64)]     # the page only: the API checks the id itself
 REPLAY_BODY = {"requestBody": {"required": True, "content": {
     "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}}
 
@@ -72,6 +75,24 @@ def viewer_home() -> Response:
 @router.get("/viewer/battles/{battle_id}", include_in_schema=False)
 def viewer_battle(battle_id: BattleId) -> Response:
     """One battle; the page reads it through the API (a seat token travels in the URL's #fragment)."""
+    return page()
+
+
+@router.get("/viewer/tournaments/{tournament_id}", include_in_schema=False)
+def viewer_tournament(tournament_id: PageId) -> Response:
+    """One tournament: its standings, and its rounds as round blocks or a bracket."""
+    return page()
+
+
+@router.get("/viewer/sets/{set_id}", include_in_schema=False)
+def viewer_set(set_id: PageId) -> Response:
+    """One set: its players, score, winner and battles."""
+    return page()
+
+
+@router.get("/viewer/players/{player_id}", include_in_schema=False)
+def viewer_player(player_id: PageId) -> Response:
+    """One player: its ratings and the battles and sets it played."""
     return page()
 
 

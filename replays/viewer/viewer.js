@@ -1,6 +1,7 @@
 // The replay viewer: /viewer/ lists battles, /viewer/battles/{id} plays one (a seat token may
 // come in the URL's #token= fragment, which never reaches the server's logs), and a replay
-// file dropped anywhere on the page is played from the file.
+// file dropped anywhere on the page is played from the file. /viewer/tournaments/{id},
+// /viewer/sets/{id} and /viewer/players/{id} show a tournament, a set and a player.
 
 import { ClockTicker, clockControl, clockNotice, clockStrip } from "./clocks.js";
 import { Controls, bindKeys } from "./controls.js";
@@ -9,8 +10,11 @@ import { LiveFeed } from "./live.js";
 import { showList } from "./list.js";
 import { EventLog } from "./log.js";
 import { Player } from "./player.js";
+import { showPlayer } from "./playerpage.js";
 import { renderView } from "./render.js";
+import { showSet } from "./setpage.js";
 import { ServerSource, readReplayFile } from "./sources.js";
+import { showTournament } from "./tournament.js";
 import { clear, el, playerName } from "./widgets.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -239,10 +243,20 @@ class App {
     badge.hidden = false;
   }
 
+  // A tournament, set or player page: read once from the API and drawn by its module, which
+  // says in the page itself when there is nothing to show.
+  async openInfo(name, show, id) {
+    this.showPage(name);
+    const shown = await show($(`#${name}-page`), id);
+    if (!shown) return;
+    document.title = `${shown.name} · Ringside viewer`;
+    clear($("#title"), shown.title);
+    if (shown.badge) this.setBadge(shown.badge.text, shown.badge.title, shown.badge.kind);
+  }
+
   showPage(name) {
     if (name !== "list") this.leaveList?.();
-    $("#list-page").hidden = name !== "list";
-    $("#battle-page").hidden = name !== "battle";
+    for (const main of document.querySelectorAll("body > main")) main.hidden = main.id !== `${name}-page`;
     $("#perspective-box").hidden = name !== "battle";
   }
 
@@ -298,12 +312,32 @@ function boot() {
   });
   $("#help-button").addEventListener("click", () => { $("#help").hidden = !$("#help").hidden; });
   $("#help-close").addEventListener("click", () => { $("#help").hidden = true; });
-  const match = window.location.pathname.match(/^\/viewer\/battles\/([^/]+)\/?$/);
-  if (match) {
-    app.openServer(decodeURIComponent(match[1]));
+  const path = window.location.pathname;
+  const route = routes(app).find(([pattern]) => pattern.test(path));
+  if (route) {
+    route[1](idOf(path.match(route[0])[1]));
   } else {
     app.showPage("list");
     app.leaveList = showList($("#list-page"), (error) => app.warn(error));
+  }
+}
+
+function routes(app) {
+  return [
+    [/^\/viewer\/battles\/([^/]+)\/?$/, (id) => app.openServer(id)],
+    [/^\/viewer\/tournaments\/([^/]+)\/?$/, (id) => app.openInfo("tournament", showTournament, id)],
+    [/^\/viewer\/sets\/([^/]+)\/?$/, (id) => app.openInfo("set", showSet, id)],
+    [/^\/viewer\/players\/([^/]+)\/?$/, (id) => app.openInfo("player", showPlayer, id)],
+  ];
+}
+
+// A path segment as typed: one that is no valid percent-encoding is taken as it stands (the
+// API then says it knows no such id) rather than failing the page.
+function idOf(segment) {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
   }
 }
 
