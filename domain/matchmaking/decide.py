@@ -35,10 +35,12 @@ def check_setup_part(fmt: QueueFormat, part: object) -> dict[str, Any] | None:
     as the first seat's part; an error names `setup.<field>`."""
     if part is None:
         return None
+    if not fmt.setup_parts:
+        raise InvalidInput("setup", f"queue {fmt.id} takes no setup part: its battles start from its own setup")
     if not isinstance(part, Mapping):
         raise InvalidInput("setup", "a ticket's setup is an object: the player's own part (a deck, a team)")
     seat = fmt.seats[0]
-    trial = {**fmt.rules.fresh_setup(), seat: dict(part)}
+    trial = {**fmt.battle_setup(), seat: dict(part)}
     try:
         parse_battle_setup(fmt.rules, trial)
     except SetupError as refused:          # its field is within the setup: "p1.deck" names "deck"
@@ -86,13 +88,13 @@ def pairings(state: QueueState, fmt: QueueFormat, at_ms: int,
     paired: set[str] = set()
     for a, b in pair_wave(waiting_line(state), at_ms, rules):
         early, late = sorted((a, b), key=lambda t: (state.waiting[t].at_ms, t))
-        made.append(({first: early, second: late}, {}))
+        made.append(({first: early, second: late}, dict(fmt.house)))
         paired |= {a, b}
     if fmt.backfill_after_s is not None and fmt.backfill_bot is not None:
         due_ms = at_ms - round(fmt.backfill_after_s * 1000)
         for ticket, opened in sorted(state.waiting.items(), key=lambda item: (item[1].at_ms, item[0])):
             if ticket not in paired and opened.at_ms <= due_ms:
-                made.append(({first: ticket}, {second: fmt.backfill_bot}))
+                made.append(({first: ticket}, {second: fmt.backfill_bot, **fmt.house}))
     return made
 
 

@@ -90,6 +90,7 @@ class Queues:
     def listing(self) -> list[dict[str, Any]]:
         """Every queue with its format and how many tickets wait."""
         return [{"queue": fmt.id, "ruleset": fmt.ruleset, "clock": fmt.clock, "seats": list(fmt.seats),
+                 "house": fmt.house, "setup": fmt.setup, "setup_parts": fmt.setup_parts,
                  "wave_s": fmt.wave_s, "min_wave": fmt.min_wave, "backfill_after_s": fmt.backfill_after_s,
                  "waiting": len(self.state(fmt.id).waiting)} for fmt in queue_formats().values()]
 
@@ -200,7 +201,7 @@ class Queues:
                 at_ms: int) -> tuple[BattleState, list[Recorded]]:
         """A pairing's battle: each ticket's player and setup part at its seat, the house's bot
         at a seat it fills, the queue's clock from the wave's time."""
-        setup = fmt.rules.fresh_setup()
+        setup = fmt.battle_setup()
         players: dict[str, Any] = {seat: {"bot": bot} for seat, bot in pairing.house.items()}
         hashes: dict[str, str] = {}
         for seat, ticket in pairing.seats.items():

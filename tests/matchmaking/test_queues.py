@@ -7,7 +7,7 @@ import pytest
 from domain.battles import Battles
 from domain.engine.battle import record
 from domain.engine.clock import PRESETS
-from domain.engine.errors import SetupError
+from domain.engine.errors import InvalidInput, SetupError
 from domain.matchmaking.audit import audit_queue
 from domain.matchmaking.decide import TicketClosed, TicketExists, UnknownTicket
 from domain.matchmaking.events import TicketsPaired
@@ -150,3 +150,36 @@ def test_the_audit_re_derives_every_wave_and_catches_a_hand_edited_pairing(world
     # and an edit left unchained fails at its hash
     broken = [*records[:-1], msgspec.structs.replace(wave, event=edited)]
     assert "chain" in audit_queue(QUEUE, broken)["failure"]["reason"]
+
+
+def test_rat_queues_a_player_against_a_player_who_plays_the_enemies(world, clock):
+    battles, queues, tokens = world
+    alice = queues.open("rat-duel", tokens["alice"])["ticket"]
+    clock.advance(1)                                            # alice's ticket opened first: p1
+    bob = queues.open("rat-duel", tokens["bob"])["ticket"]
+    with pytest.raises(InvalidInput) as refused:                # the battle starts from the queue's setup
+        queues.open("rat-duel", tokens["carol"], {"party": []})
+    assert refused.value.field == "setup"
+    clock.advance(2_000)
+    [pairing] = queues.wave("rat-duel").pairings
+    assert pairing.seats == {"p1": alice, "p2": bob} and pairing.house == {}
+    created = battles.load(pairing.battle_id).created
+    assert created.players == {"p1": "alice", "p2": "bob"} and created.setup["enemy_seat"] is True
+
+
+def test_two_heroes_queue_into_one_side_against_the_house_game_master(world, clock):
+    battles, queues, tokens = world
+    # given alice and bob (30 and 29: close) as single seats of battleboard's heroes side
+    alice = queues.open("battleboard-heroes", tokens["alice"])["ticket"]
+    clock.advance(1)                                            # alice's ticket opened first: h1
+    bob = queues.open("battleboard-heroes", tokens["bob"])["ticket"]
+    clock.advance(2_000)
+    # then a wave seats them as h1 and h2, and the house's game master plays the foes
+    [pairing] = queues.wave("battleboard-heroes").pairings
+    assert pairing.seats == {"h1": alice, "h2": bob} and pairing.house == {"gm": "memory"}
+    assert battles.load(pairing.battle_id).created.players == {"h1": "alice", "h2": "bob", "gm": {"bot": "memory"}}
+    # and a hero left alone for 60 s gets a house partner as well
+    carol = queues.open("battleboard-heroes", tokens["carol"])["ticket"]
+    clock.advance(60_000)
+    [alone] = queues.wave("battleboard-heroes").pairings
+    assert alone.seats == {"h1": carol} and alone.house == {"h2": "memory", "gm": "memory"}
