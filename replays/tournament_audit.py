@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 
 from domain.battles import Battles
-from domain.engine.chain import chain_of
+from domain.engine.chain import link_fault
 from domain.engine.events import Recorded
 from domain.engine.table import house_bot
 from domain.sets import Sets, SetState
@@ -84,10 +84,9 @@ def audit_records(tournament_id: str, records: Sequence[Recorded], find: FindSet
 
 
 def _check(find: FindSet, state: TournamentState, rec: Any, digests: list[str]) -> str | None:
-    if rec.seq != state.seq + 1:
-        return f"seq {rec.seq} follows seq {state.seq}"
-    if rec.chain != chain_of(state.chain, rec.seq, rec.event.TOPIC, rec.stored_data()):
-        return "its hash does not chain from the event before it"
+    fault = link_fault(state.seq, state.chain, rec)
+    if fault is not None:
+        return fault
     event = rec.event
     if isinstance(event, RoundPaired):
         derived = next_pairings(state)

@@ -118,3 +118,13 @@ def chain_events(previous: str, seq: int, events: Iterable[Event], out: list[Rec
         chain = raw.hex()
         out.append(Recorded(seq, event, chain))
     return seq, chain
+
+
+def link_fault(seq: int, chain: str, rec: Recorded) -> str | None:
+    """Why the record `rec` does not follow a log whose last record is `seq`
+    with hash `chain`: out of order, or its hash not chained from the one before; None if it does."""
+    if rec.seq != seq + 1:
+        return f"seq {rec.seq} follows seq {seq}"
+    if rec.chain != chain_of(chain, rec.seq, rec.event.TOPIC, rec.stored_data()):
+        return "its hash does not chain from the event before it"
+    return None

@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from domain.engine.chain import chain_of
+from domain.engine.chain import link_fault
 from domain.engine.events import Recorded
 
 from .decide import pairings
@@ -43,17 +43,17 @@ def audit_queue(queue_id: str, records: Sequence[Recorded]) -> dict[str, Any]:
         state = evolve_queue(state, rec)
     head = state.chain if records else None
     digest = hashlib.sha256(orjson.dumps({"queue": queue_id, "head": head, "waves": waves})).hexdigest()
-    report: dict[str, Any] = {"status": "fail" if failure else "ok", "queue": queue_id, "events": len(records), "waves": waves,
-              "battles": battles, "head": head, "digest": None if failure else digest, "failure": failure}
+    report: dict[str, Any] = {"status": "fail" if failure else "ok", "queue": queue_id, "events": len(records),
+                              "waves": waves, "battles": battles, "head": head,
+                              "digest": None if failure else digest, "failure": failure}
     report["summary"] = summary(report)
     return report
 
 
 def _check(state: QueueState, fmt: Any, rec: Recorded, seen: set[str]) -> str | None:
-    if rec.seq != state.seq + 1:
-        return f"seq {rec.seq} follows seq {state.seq}"
-    if rec.chain != chain_of(state.chain, rec.seq, rec.event.TOPIC, rec.stored_data()):
-        return "its hash does not chain from the event before it"
+    fault = link_fault(state.seq, state.chain, rec)
+    if fault is not None:
+        return fault
     event = rec.event
     if not isinstance(event, TicketsPaired):
         return None
