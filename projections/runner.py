@@ -26,7 +26,7 @@ from typing import Any
 from domain.adapters.eventsourcing import listening
 from domain.battles import Battles
 from domain.engine.events import Recorded
-from domain.store import BLOB_TOPICS
+from domain.store import BESIDE_BATTLES, BLOB_TOPICS
 
 from .ops import HSet, Op, SetKey
 from .store import ViewStore
@@ -193,11 +193,14 @@ class Views:
 
 
 def continues(page: Sequence[Any], records: Sequence[Any], i: int) -> bool:
-    """Whether the next record in the page is the same batch's next event."""
+    """Whether the next record in the page is the same battle batch's next event. An event of
+    an aggregate beside the battles (a set's, a queue's, a tournament's) is a frame of its own:
+    a view may read back what the one before it wrote (the tournaments' index does)."""
     if i + 1 >= len(page) or page[i + 1].originator_id != page[i].originator_id:
         return False
-    following = records[i + 1]
-    return isinstance(following, Recorded) and not following.event.starts_batch()
+    current, following = records[i], records[i + 1]
+    return (isinstance(following, Recorded) and not following.event.starts_batch()
+            and not (isinstance(current, Recorded) and current.event.TOPIC.startswith(BESIDE_BATTLES)))
 
 
 class Runner:

@@ -18,7 +18,7 @@ def test_every_view_follows_a_log_of_every_aggregate_and_sets_nothing_aside(sqli
     with Battles(sqlite_url, now_ms=clock) as battles:
         # given a log with a tournament (its sets and battles) and a queue that paired a battle
         sets = Sets(battles)
-        Tournaments(battles, sets).simulate("deckduel", "swiss", players=3, rounds=2, seed="b")
+        played = Tournaments(battles, sets).simulate("deckduel", "swiss", players=3, rounds=2, seed="b")
         players = Players(battles.store)
         queues = Queues(battles, players)
         for name in ("alice", "bob"):
@@ -36,3 +36,11 @@ def test_every_view_follows_a_log_of_every_aggregate_and_sets_nothing_aside(sqli
         topics = {note.topic.split(".")[0] + "." for note in
                   battles.store.recorder.select_notifications(None, 100_000, inclusive_of_start=True)}
         assert set(BESIDE_BATTLES) <= topics
+        # and a view that reads back what the event before wrote sees it, though the whole
+        # tournament came in one page: its index counts the 3 entrants, each lists it
+        store = views.store
+        summary = store.hget(store.key("history", "tournaments"), played.tournament_id)
+        assert (summary["entrants"], summary["champion"], summary["finished"]) == (3, played.ended.champion, True)
+        for entrant in played.entrants:
+            listed = store.lrange(store.key("history", entrant.id, "tournaments"))
+            assert [t["tournament_id"] for t in listed] == [played.tournament_id]
