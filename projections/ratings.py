@@ -28,6 +28,7 @@ from domain.engine.ruleset import get_ruleset
 from domain.engine.table import Table, player_id
 from domain.engine.timeouts import ABORTED
 from domain.sets import SetBattleStarted, SetCreated, SetEnded
+from domain.tournaments.events import PlayerJoined, TournamentCreated, TournamentEnded
 
 from .base import Projection
 from .ops import HDel, HSet, Op, RPush, ZAdd
@@ -134,13 +135,17 @@ class Leaderboards(Projection):
 
 
 class PlayerHistory(Projection):
-    """Each player's battles and sets: the seat and side played, and that side's result."""
+    """Each player's battles, sets and tournaments: the seat and side played, and that side's
+    result; and the index of every tournament, newest first."""
     name = "history"
-    topics = frozenset(c.TOPIC for c in (BattleCreated, BattleEnded, SetCreated, SetEnded))
+    topics = frozenset(c.TOPIC for c in (BattleCreated, BattleEnded, SetCreated, SetEnded, TournamentCreated,
+                                         PlayerJoined, TournamentEnded))
 
     def project(self, owner_id: str, rec: Recorded, position: int, batch_end: bool = True,
                 superseded: bool = False) -> list[Op]:
         event = rec.event
+        if isinstance(event, (TournamentCreated, PlayerJoined, TournamentEnded)):
+            return self.tournament(owner_id, event, position)
         if isinstance(event, (BattleCreated, SetCreated)):
             setup = event.setup if isinstance(event, BattleCreated) else event.public_setup
             sides = seated(event.players, table_of(event.ruleset, setup))
@@ -161,3 +166,22 @@ class PlayerHistory(Projection):
             return [*(HSet(self.key(player, "results"), owner_id, result_of(side, event.winner, reason))
                       for side, player in players), *reasons, HDel(self.key("sides"), owner_id)]
         return []
+
+    def tournament(self, owner_id: str, event: TournamentCreated | PlayerJoined | TournamentEnded,
+                   position: int) -> list[Op]:
+        """The tournaments' index (`tournaments`: id -> summary; `tournaments-order`: newest
+        first) and each entrant's list of the tournaments it entered."""
+        index = self.key("tournaments")
+        if isinstance(event, TournamentCreated):
+            created: dict[str, Any] = {"tournament_id": owner_id, "name": event.name, "ruleset": event.ruleset,
+                                       "format": event.format, "created_at": event.created_at, "entrants": 0,
+                                       "champion": None, "finished": False}
+            return [HSet(index, owner_id, created), ZAdd(self.key("tournaments-order"), owner_id, float(position))]
+        summary: dict[str, Any] | None = self.store.hget(index, owner_id)
+        if summary is None:
+            return []
+        if isinstance(event, PlayerJoined):
+            entered = {key: summary[key] for key in ("tournament_id", "name", "ruleset", "format", "created_at")}
+            return [HSet(index, owner_id, {**summary, "entrants": summary["entrants"] + 1}),
+                    RPush(self.key(event.player, "tournaments"), entered)]
+        return [HSet(index, owner_id, {**summary, "champion": event.champion, "finished": True})]

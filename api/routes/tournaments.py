@@ -1,14 +1,14 @@
 """Tournaments: their rounds, sets and standings, and their audit."""
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Path, Query, Request
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
-from domain.tournaments.service import Tournaments
+from domain.tournaments.service import Tournaments, UnknownTournament, entrant_token
 from replays.tournament_audit import audit_tournament
 
 from ..auth import bearer, require_admin
@@ -74,6 +74,41 @@ def start_tournament(tournament_id: TournamentId, request: Request) -> Response:
     require_admin(request, services)
     Tournaments(services.battles, services.sets).start(tournament_id)
     return json_response(Tournaments(services.battles, services.sets).page(tournament_id))
+
+
+@router.get("/tournaments", responses=ERRORS)
+def tournaments(request: Request, limit: Annotated[int, Query(ge=1, le=1000)] = 50) -> Response:
+    """Tournaments, newest first (from the views): name, ruleset, format, entrants, champion."""
+    store = services_of(request).views
+    index = store.hgetall(store.key("history", "tournaments"))
+    newest = store.ztop(store.key("history", "tournaments-order"), limit)
+    return json_response({"tournaments": [index[tid] for tid, _ in newest if tid in index]})
+
+
+@router.get("/tournaments/{tournament_id}/me", responses=ERRORS)
+def my_pairing(tournament_id: TournamentId, request: Request) -> Response:
+    """The bearer's place in the round in play: its set, the battle in progress, its seat and
+    its entrant token; `set_id` null between rounds or for a bye."""
+    services = services_of(request)
+    token = bearer(request)
+    player = services.players.player_of(token)
+    assert token is not None
+    state = Tournaments(services.battles, services.sets).load(tournament_id)
+    if all(e.id != player for e in state.entrants):
+        raise UnknownTournament(f"{player} has not entered tournament {tournament_id}", tournament_id=tournament_id)
+    shown: dict[str, Any] = {"tournament_id": state.tournament_id, "player": player, "round": None,
+                             "set_id": None, "battle_id": None, "seat": None,
+                             "entrant_token": entrant_token(token, state.tournament_id)}
+    current = state.current
+    if current is None:
+        return json_response(shown)
+    for pairing in current.pairings:
+        if player in (pairing.a, pairing.b):
+            set_id = ([pairing.set_id] + list(state.tiebreaks.get(pairing.a, ())))[-1] if pairing.set_id else None
+            playing = services.sets.load(set_id).in_progress if set_id else None
+            shown.update(round=current.round, set_id=set_id, seat="p1" if player == pairing.a else "p2",
+                         battle_id=playing.battle_id if playing is not None else None)
+    return json_response(shown)
 
 
 @router.get("/tournaments/{tournament_id}", responses=ERRORS)

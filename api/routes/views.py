@@ -92,7 +92,8 @@ def player(player_id: Annotated[str, Path(max_length=200)], request: Request) ->
             for row in store.lrange(store.key("history", player_id, "sets"))]
     ratings = {ruleset: rating_row(None, player_id, row)
                for ruleset, row in store.hgetall(store.key("leaderboards", "players", player_id)).items()}
-    if not battles and not sets:
+    tournaments = store.lrange(store.key("history", player_id, "tournaments"))
+    if not battles and not sets and not tournaments:
         raise UnknownPlayer(f"no player {player_id!r} has played here", player=player_id)
     # Every rating change, oldest first, each naming the battle or set that made it; and each
     # battle or set row the change it made.
@@ -102,4 +103,4 @@ def player(player_id: Annotated[str, Path(max_length=200)], request: Request) ->
         change = made.get(row.get("battle_id") or row.get("set_id"))
         row["rating_change"] = None if change is None else {"before": change["before"], "after": change["after"]}
     return json_response({"player": player_id, "ratings": ratings, "rating_changes": changes, "battles": battles,
-                          "sets": sets})
+                          "sets": sets, "tournaments": tournaments})

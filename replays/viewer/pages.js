@@ -9,6 +9,7 @@ const HOUSE = "house:";
 export const battleHref = (id) => `/viewer/battles/${encodeURIComponent(id)}`;
 export const setHref = (id) => `/viewer/sets/${encodeURIComponent(id)}`;
 export const playerHref = (id) => `/viewer/players/${encodeURIComponent(id)}`;
+export const tournamentHref = (id) => `/viewer/tournaments/${encodeURIComponent(id)}`;
 
 // A count kept in halves or quarters, in the units people count: scaled(3, 2) -> "1.5".
 // Every such value is a small dyadic fraction, so the decimal is exact.

@@ -1,9 +1,9 @@
 // The player page (/viewer/players/{id}), from GET /players/{id}: the player's rating in each
-// ruleset, and every battle and set it played with the result of its side, each linked to
-// its page. A house bot is listed as "house:<policy>".
+// ruleset, every battle and set it played with the result of its side, and every tournament
+// it entered, each linked to its page. A house bot is listed as "house:<policy>".
 
 import { reasonText } from "./blocks.js";
-import { battleHref, openPage, section, setHref, table, when } from "./pages.js";
+import { battleHref, openPage, section, setHref, table, tournamentHref, when } from "./pages.js";
 import { el, playerName } from "./widgets.js";
 
 export function showPlayer(root, id) {
@@ -16,6 +16,7 @@ function render(p) {
     section("Ratings", ratings(p)),
     section("Battles", battles(p)),
     section("Sets", sets(p)),
+    section("Tournaments", tournaments(p)),
   ];
   const title = [el("span", { class: "ruleset", text: "player" }), el("span", { text: p.player })];
   return { body, name: p.player, title, badge: null };
@@ -62,4 +63,13 @@ function sets(p) {
     el("td", {}, result(s.result)),
     el("td", { class: "muted", text: when(s.created_at) })));
   return table("player-sets", ["Set", "Ruleset", "Games", "Seat", "Result", "Started"], rows, "No set played.");
+}
+
+function tournaments(p) {
+  const rows = (p.tournaments ?? []).map((t) => el("tr", { data: { tournament: t.tournament_id } },
+    el("td", {}, el("a", { href: tournamentHref(t.tournament_id), text: t.name })),
+    el("td", { text: t.ruleset }),
+    el("td", { text: t.format }),
+    el("td", { class: "muted", text: when(t.created_at) })));
+  return table("player-tournaments", ["Tournament", "Ruleset", "Format", "Created"], rows, "No tournament entered.");
 }

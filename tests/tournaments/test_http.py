@@ -33,21 +33,33 @@ def test_two_players_enter_play_with_their_entrant_tokens_and_the_tournament_end
     made = client.post("/tournaments", json={"ruleset": "deckduel", "format": "swiss", "rounds": 1, "clock": "rapid"})
     assert made.status_code == 201, made.text
     tid = made.json()["tournament_id"]
-    tokens = {}
+    tokens, players = {}, {}
     for name in ("alice", "bob"):
-        player = client.post("/players", json={"player_id": name}).json()["player_token"]
+        player = players[name] = client.post("/players", json={"player_id": name}).json()["player_token"]
         entered = client.post(f"/tournaments/{tid}/entrants", headers={"Authorization": f"Bearer {player}"})
         assert entered.status_code == 201, entered.text
         tokens[name] = entered.json()["entrant_token"]
     page = client.post(f"/tournaments/{tid}/start").json()
     [pairing] = page["rounds"][0]["pairings"]
     battle_id = client.get(f"/sets/{pairing['set_id']}").json()["current_battle"]
+    # each player finds its place with its player token: the set, the battle, its seat, its token
+    for name, player in players.items():
+        me = client.get(f"/tournaments/{tid}/me", headers={"Authorization": f"Bearer {player}"}).json()
+        assert (me["round"], me["set_id"], me["battle_id"]) == (1, pairing["set_id"], battle_id)
+        assert me["seat"] == ("p1" if pairing["a"] == name else "p2") and me["entrant_token"] == tokens[name]
     assert client.get(f"/battles/{battle_id}").json()["clock_spec"]["bank_ms"] == 600_000
     play_to_end(client, {"battle_id": battle_id, "seat_tokens": {"p1": tokens[pairing["a"]],
                                                                  "p2": tokens[pairing["b"]]}})
     ended = finished(client, tid)
     assert ended["champion"] in ("alice", "bob") and len(ended["standings"]) == 2
     assert client.get(f"/tournaments/{tid}/audit").json()["status"] == "ok"
+    # and the views list it, finished, and each player's page lists it
+    services = client.app.state.services
+    services.projections.wait(services.projections.head())
+    [listed] = client.get("/tournaments").json()["tournaments"]
+    assert (listed["tournament_id"], listed["entrants"], listed["champion"], listed["finished"]) == \
+        (tid, 2, ended["champion"], True)
+    assert [t["tournament_id"] for t in client.get("/players/alice").json()["tournaments"]] == [tid]
 
 
 def test_bad_tournaments_are_refused_naming_the_field(client):

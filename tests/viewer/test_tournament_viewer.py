@@ -286,3 +286,19 @@ def test_a_registered_entrant_links_its_player_page_and_a_house_entrant_none(pag
     assert page.evaluate(LINKS) == [["A", "/viewer/players/alice", "alice"], ["SPAN", None, "house:greedy#3"],
                                     ["A", "/viewer/players/house%3Arandom", "house random"],
                                     ["A", "/viewer/players/bob%231", "bob#1"]]
+
+
+def test_an_entrants_page_lists_the_tournaments_it_entered_linked_to_them(page: Any, server: str, http: Any,
+                                                                          tournaments: dict[str, str]) -> None:
+    # given the first entrant of the Swiss tournament, once the views have taken it in
+    entrant = read(http, f"/tournaments/{tournaments['swiss']}")["entrants"][0]["id"]
+    wait_until(lambda: http.get(f"/players/{entrant.replace('#', '%23')}").status_code == 200
+               and read(http, f"/players/{entrant.replace('#', '%23')}")["tournaments"], what="the entrant's history")
+    # when its page opens
+    errors = open_info(page, f"{server}/viewer/players/{entrant.replace('#', '%23')}", "#player-tournaments tbody tr")
+    # then both tournaments it entered (house:greedy#1 is in each) are listed in order, linked to their pages
+    assert attrs(page, "#player-tournaments tbody tr a", "href") == [
+        f"/viewer/tournaments/{tournaments['swiss']}", f"/viewer/tournaments/{tournaments['elimination']}"]
+    assert [row[1:3] for row in rows(page, "player-tournaments")] == [["deckduel", "swiss"],
+                                                                       ["deckduel", "elimination"]]
+    assert errors == []
