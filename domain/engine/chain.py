@@ -1,8 +1,9 @@
 """Canonical encoding and the per-battle hash chain (DESIGN.md non-negotiable 6)."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from hashlib import blake2b
+from typing import Protocol, TypeVar
 
 import msgspec
 import msgspec.inspect as mi
@@ -128,3 +129,26 @@ def link_fault(seq: int, chain: str, rec: Recorded) -> str | None:
     if rec.chain != chain_of(chain, rec.seq, rec.event.TOPIC, rec.stored_data()):
         return "its hash does not chain from the event before it"
     return None
+
+
+class Head(Protocol):
+    """An aggregate's state as far as its chain goes: its last seq and hash."""
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def chain(self) -> str: ...
+
+
+H = TypeVar("H", bound=Head)
+
+
+def chain_folded(state: H, events: Iterable[Event], evolve: Callable[[H, Recorded], H]) -> tuple[H, list[Recorded]]:
+    """Record `events` after the aggregate's head, each hash-chained to the one before, and fold
+    each into the state with `evolve` (a queue's, a tournament's)."""
+    records = []
+    for event in events:
+        rec = Recorded(state.seq + 1, event, link(state.chain, canonical_event(state.seq + 1, event)))
+        state = evolve(state, rec)
+        records.append(rec)
+    return state, records

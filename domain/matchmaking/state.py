@@ -7,8 +7,7 @@ from functools import singledispatch
 
 import msgspec
 
-from domain.engine.battle import record
-from domain.engine.chain import GENESIS
+from domain.engine.chain import GENESIS, chain_folded
 from domain.engine.events import Event, Recorded
 
 from .events import TicketCancelled, TicketOpened, TicketsPaired
@@ -74,13 +73,8 @@ def _(event: TicketsPaired, state: QueueState) -> QueueState:
 
 
 def chain_events(state: QueueState, events: Iterable[Event]) -> tuple[QueueState, list[Recorded]]:
-    """Record `events` after the queue's head, each hash-chained to the one before, and fold them."""
-    records = []
-    for event in events:
-        rec = record(state.chain, state.seq + 1, event)
-        state = evolve_queue(state, rec)
-        records.append(rec)
-    return state, records
+    """Record `events` after the head, each hash-chained to the one before, and fold them."""
+    return chain_folded(state, events, evolve_queue)
 
 
 def fold_queue(queue: str, records: Iterable[Recorded], state: QueueState | None = None) -> QueueState:

@@ -6,8 +6,7 @@ from functools import singledispatch
 
 import msgspec
 
-from domain.engine.battle import record
-from domain.engine.chain import GENESIS
+from domain.engine.chain import GENESIS, chain_folded
 from domain.engine.events import Event, Recorded
 
 from .events import PlayerJoined, RoundEnded, RoundPaired, TiebreakStarted, TournamentCreated, TournamentEnded
@@ -83,12 +82,8 @@ def _(event: TournamentEnded, state: TournamentState) -> TournamentState:
 
 
 def chain_events(state: TournamentState, events: Iterable[Event]) -> tuple[TournamentState, list[Recorded]]:
-    records = []
-    for event in events:
-        rec = record(state.chain, state.seq + 1, event)
-        state = evolve_tournament(state, rec)
-        records.append(rec)
-    return state, records
+    """Record `events` after the head, each hash-chained to the one before, and fold them."""
+    return chain_folded(state, events, evolve_tournament)
 
 
 def fold_tournament(tournament_id: str, records: Iterable[Recorded]) -> TournamentState:
