@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import logging
 import threading
+from abc import ABC, abstractmethod
 
 log = logging.getLogger(__name__)
 
 
-class Periodic:
+class Periodic(ABC):
     """Subclasses name their thread and give `round()`, the work of one round."""
     name = "periodic"
 
@@ -18,8 +19,9 @@ class Periodic:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
+    @abstractmethod
     def round(self) -> object:
-        raise NotImplementedError
+        """One round of the work."""
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)

@@ -17,7 +17,7 @@ import msgspec
 
 from domain.ai.memory import Memory
 from domain.battles import Battles
-from domain.engine.events import Recorded, Viewer, wire_event
+from domain.engine.events import Recorded, Viewer
 from domain.engine.ruleset import ruleset_of
 from domain.reading import game_view
 from domain.store import BESIDE_BATTLES
@@ -113,11 +113,8 @@ class AiMemory(Projection):
             if rec.seq <= memory.seq:
                 continue
             viewer = Viewer(seat=seat)
-            if rec.event.is_action():
-                memory.observe(wire_event(rec, viewer, state.public), True)
+            if memory.take(rec, viewer, state.public):
                 ops.append(RPush(self.key(owner_id, seat, "actions"), memory.actions[-1]))
-            else:
-                memory.passed(rec.seq)
             if not batch_end:
                 # The batch's frame is applied whole, with the meta its end writes: a runner
                 # that stops before then reads the batch again from the meta it has.

@@ -18,7 +18,7 @@ from typing import Any
 from domain.engine.battle import BattleState, decide_batch, open_battle
 from domain.engine.bots import Bot
 from domain.engine.clock import ClockSpec
-from domain.engine.events import Command, Recorded, Viewer, wire_event
+from domain.engine.events import Command, Recorded, Viewer
 from domain.engine.rng import Rng
 from domain.engine.ruleset import Ruleset
 from domain.engine.timeouts import decide_timeout, timeout_due
@@ -135,8 +135,5 @@ def remember(ruleset: Ruleset[Any], state: BattleState, new: list[Recorded], mem
     for seat, memory in memories.items():
         viewer = Viewer(seat=seat)
         for rec in new:
-            if rec.event.is_action():
-                memory.observe(wire_event(rec, viewer, state.public), True)
-            else:
-                memory.passed(rec.seq)
+            memory.take(rec, viewer, state.public)
         memory.settle(ruleset, state.game, ruleset.view(state.game, viewer))

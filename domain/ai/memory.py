@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from domain.engine.events import Recorded, Viewer, wire_event
 from domain.engine.ruleset import Ruleset
 
 
@@ -36,10 +37,15 @@ class Memory:
         self.known: dict[str, Any] = {}
         self._actions_at_turn = 0
 
-    def passed(self, seq: int) -> None:
-        """An event that is no action: only the place it has read to moves on (what `observe`
-        does with one, without the redacted event it never reads)."""
-        self.seq = max(self.seq, seq)
+    def take(self, rec: Recorded, viewer: Viewer, public: bool) -> bool:
+        """One logged event as this seat sees it: an action is observed (redacted for the seat);
+        any other event only moves the place read to on, never redacted, as `observe` would
+        not read it. Whether it was an action."""
+        if rec.event.is_action():
+            self.observe(wire_event(rec, viewer, public), True)
+            return True
+        self.seq = max(self.seq, rec.seq)
+        return False
 
     def observe(self, wire: Mapping[str, Any], action: bool) -> None:
         """One redacted event; `action` marks actions (a command's echo, or a choice the rules
