@@ -145,6 +145,7 @@ class Services:
     projections: Views
     players: Players
     queues: Queues
+    tournaments: Tournaments
     # Background components, started with the server and closed in reverse order.
     extras: dict[str, Background] = field(default_factory=dict)
 
@@ -186,14 +187,17 @@ def bootstrap(settings: Settings | None = None, *, now_ms: Callable[[], int] = w
     background["house"] = HouseSeats(battles, claims(settings, "house"), settings.house_sweep_seconds)
     sets = Sets(battles)
     players = Players(battles.store)
-    queues = Queues(battles, players, ratings_from(
-        lambda ruleset, player: views.hget(views.key("leaderboards", ruleset, "stats"), player)))
+    # A player's rating as queues and tournaments record it: the leaderboard's, from the views.
+    rating_of = ratings_from(lambda ruleset, player: views.hget(views.key("leaderboards", ruleset, "stats"), player))
+    queues = Queues(battles, players, rating_of)
+    tournaments = Tournaments(battles, sets, rating_of)
     background["waves"] = QueueWaves(queues, settings.wave_check_seconds)
-    background["tournaments"] = TournamentSweep(Tournaments(battles, sets), settings.tournament_sweep_seconds)
+    background["tournaments"] = TournamentSweep(tournaments, settings.tournament_sweep_seconds)
     # The sets' commit listener may fail after a battle ends; the sweep moves such sets on.
     background["set_sweep"] = SetSweep(sets, settings.set_sweep_seconds)
     return Services(settings=settings, battles=battles, sets=sets, live=live, views=views,
-                    projections=projections, players=players, queues=queues, extras=background)
+                    projections=projections, players=players, queues=queues, tournaments=tournaments,
+                    extras=background)
 
 
 def claims(settings: Settings, kind: str) -> Claims:

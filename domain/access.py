@@ -6,8 +6,9 @@ battle's state alone, so the writer (which seat a command's token opens) and the
 """
 from __future__ import annotations
 
+import base64
 import hmac
-from hashlib import blake2b
+from hashlib import blake2b, sha256
 
 from domain.engine.battle import BattleCreated, BattleState
 from domain.engine.errors import RingsideError
@@ -23,6 +24,13 @@ class Forbidden(RingsideError):
 
 def token_hash(token: str) -> str:
     return blake2b(token.encode(), digest_size=32).hexdigest()
+
+
+def derived_token(secret: str, purpose: str) -> str:
+    """A token for one `purpose` (a ticket's seat, a tournament's entrant), known only to
+    whoever holds `secret` (a player token): an HMAC, so it is never stored, only its hash."""
+    digest = hmac.new(secret.encode(), f"ringside {purpose}".encode(), sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
 def token_seat(created: BattleCreated, token: str) -> str:

@@ -8,7 +8,7 @@ from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
-from domain.tournaments.service import Tournaments, UnknownTournament, entrant_token
+from domain.tournaments.service import UnknownTournament, entrant_token, page_of
 from replays.tournament_audit import audit_tournament
 
 from ..auth import bearer, require_admin
@@ -40,7 +40,7 @@ def create_tournament(body: CreateTournament, request: Request) -> Response:
     """A tournament, open for entrants until it starts (the admin token, when one is set)."""
     services = services_of(request)
     require_admin(request, services)
-    made = Tournaments(services.battles, services.sets).create(
+    made = services.tournaments.create(
         body.ruleset, body.format, rounds=body.rounds, games=body.games, mode=body.mode, clock=body.clock,
         name=body.name)
     return json_response({"tournament_id": made.tournament_id}, status=201)
@@ -52,18 +52,14 @@ def enter_tournament(tournament_id: TournamentId, request: Request, body: Enter 
     for you in every set of the tournament. With `{"bot": policy}` (and the admin token, when
     one is set) a house entrant joins instead."""
     services = services_of(request)
-    tournaments = Tournaments(services.battles, services.sets)
     if body is not None and body.bot is not None:
         require_admin(request, services)
         return json_response({"tournament_id": tournament_id,
-                              "player": tournaments.enter_house(tournament_id, body.bot)}, status=201)
+                              "player": services.tournaments.enter_house(tournament_id, body.bot)}, status=201)
     token = bearer(request)
     player = services.players.player_of(token)
     assert token is not None
-    state = tournaments.load(tournament_id)
-    assert state.created is not None
-    rating = services.queues.rating_of(state.created.ruleset, player)
-    return json_response(tournaments.enter(tournament_id, player, token, rating), status=201)
+    return json_response(services.tournaments.enter(tournament_id, player, token), status=201)
 
 
 @router.post("/tournaments/{tournament_id}/start", responses=ERRORS)
@@ -72,8 +68,7 @@ def start_tournament(tournament_id: TournamentId, request: Request) -> Response:
     round on as its sets end."""
     services = services_of(request)
     require_admin(request, services)
-    Tournaments(services.battles, services.sets).start(tournament_id)
-    return json_response(Tournaments(services.battles, services.sets).page(tournament_id))
+    return json_response(page_of(services.tournaments.start(tournament_id)))
 
 
 @router.get("/tournaments", responses=ERRORS)
@@ -93,7 +88,7 @@ def my_pairing(tournament_id: TournamentId, request: Request) -> Response:
     token = bearer(request)
     player = services.players.player_of(token)
     assert token is not None
-    state = Tournaments(services.battles, services.sets).load(tournament_id)
+    state = services.tournaments.load(tournament_id)
     if all(e.id != player for e in state.entrants):
         raise UnknownTournament(f"{player} has not entered tournament {tournament_id}", tournament_id=tournament_id)
     shown: dict[str, Any] = {"tournament_id": state.tournament_id, "player": player, "round": None,
@@ -116,7 +111,7 @@ def tournament(tournament_id: TournamentId, request: Request) -> Response:
     """Entrants, each round's pairings (each a set: `/sets/{set_id}`) and results, the
     standings so far, and once it has ended the champion and the head hash."""
     services = services_of(request)
-    return json_response(Tournaments(services.battles, services.sets).page(tournament_id))
+    return json_response(services.tournaments.page(tournament_id))
 
 
 @router.get("/tournaments/{tournament_id}/audit", responses=ERRORS)

@@ -13,9 +13,6 @@ else.
 """
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
 import random
 import secrets
 import threading
@@ -26,7 +23,7 @@ from typing import Any
 
 from eventsourcing.persistence import IntegrityError
 
-from domain.access import token_hash
+from domain.access import derived_token, token_hash
 from domain.ai import check_house_players
 from domain.battles import Battles, utc_now
 from domain.engine.battle import BattleState, open_battle
@@ -52,8 +49,7 @@ def queue_uuid(queue_id: str) -> uuid.UUID:
 
 def seat_token(player_token: str, ticket: str) -> str:
     """The seat token of `ticket`'s battle, known only to whoever holds the player token."""
-    digest = hmac.new(player_token.encode(), f"ringside seat {ticket}".encode(), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+    return derived_token(player_token, f"seat {ticket}")
 
 
 class Queues:

@@ -9,23 +9,20 @@ are recorded together.
 from __future__ import annotations
 
 import uuid
-import base64
-import hashlib
-import hmac
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgspec
 from eventsourcing.persistence import IntegrityError
 
-from domain.access import token_hash
+from domain.access import derived_token, token_hash
 from domain.ai import get_policy
 from domain.battles import Battles, utc_now
 from domain.engine.clock import ClockSpec, parse_clock
 from domain.engine.errors import InvalidInput, RingsideError, quote
 from domain.engine.events import Event, Recorded
 from domain.engine.ruleset import get_ruleset
-from domain.sets import Sets
+from domain.sets import Sets, SetState
 from domain.sets.service import UnknownSet
 from domain.store import StoredRecord
 
@@ -50,14 +47,15 @@ def house_entrant(bot: str, number: int) -> str:
 def entrant_token(player_token: str, tournament_id: str) -> str:
     """The token that acts for a registered entrant in every set of the tournament: known only
     to whoever holds its player token, and stored only as a hash."""
-    digest = hmac.new(player_token.encode(), f"ringside tournament {tournament_id}".encode(), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+    return derived_token(player_token, f"tournament {tournament_id}")
 
 
 class Tournaments:
-    def __init__(self, battles: Battles, sets: Sets):
+    def __init__(self, battles: Battles, sets: Sets,
+                 rating_of: Callable[[str, str], float | None] = lambda ruleset, player: None):
         self.battles = battles
         self.sets = sets
+        self.rating_of = rating_of        # a player's rating in a ruleset (None: not rated yet)
 
     # -- reading ---------------------------------------------------------------------------
     def records(self, tournament_id: str) -> list[Recorded]:
@@ -90,11 +88,6 @@ class Tournaments:
                                     clock=None if spec is None else msgspec.to_builtins(spec), created_at=utc_now())
         return self._save(TournamentState(tournament_id=tid), [created])
 
-    def join(self, state: TournamentState, player: str, rating: float = NEW_RATING,
-             bot: str | None = None) -> TournamentState:
-        check_join(state, player)
-        return self._save(state, [PlayerJoined(player=player, rating=rating, bot=bot)])
-
     def simulate(self, ruleset: str, fmt: str, *, players: int, rounds: int | None, seed: str,
                  bots: Sequence[str] = ("greedy",), games: int = 1, mode: str = "best_of",
                  clock: ClockSpec | Mapping[str, Any] | str | None = None) -> TournamentState:
@@ -116,7 +109,9 @@ class Tournaments:
         created = state.created
         assert created is not None
         number = len(state.ended_rounds) + 1
-        pairings, results = [], []
+        pairings: list[Paired] = []
+        tiebreaks: list[Event] = []
+        results = []
         for i, (a, b) in enumerate(pairs):
             set_ids: list[str] = []
             winners: list[str | None] = []
@@ -129,11 +124,13 @@ class Tournaments:
                 assert b is not None
                 games = created.games if not set_ids else 1
                 done = self._simulated_set(state, a, b, games, f"{seed}/{number}/{i}/{len(set_ids)}")
+                if set_ids:         # as a live tournament records the tiebreak it opens
+                    tiebreaks.append(TiebreakStarted(round=number, a=a, set_id=done[0]))
                 set_ids.append(done[0])
                 winners.append(done[1])
             pairings.append(Paired(a=a, b=b, set_id=played.set_id))
             results.append(played)
-        return self._save(state, [RoundPaired(round=number, pairings=pairings),
+        return self._save(state, [RoundPaired(round=number, pairings=pairings), *tiebreaks,
                                   RoundEnded(round=number, results=results)])
 
     def _simulated_set(self, state: TournamentState, a: str, b: str, games: int, seed: str) -> tuple[str, str | None]:
@@ -146,10 +143,13 @@ class Tournaments:
         return played.set_id, played.ended.winner
 
     # -- played live -----------------------------------------------------------------------
-    def enter(self, tournament_id: str, player: str, player_token: str, rating: float | None) -> dict[str, Any]:
-        """The registered `player` (whose token the caller has checked) joins; its entrant token,
-        derived from its player token, acts for it in every set of the tournament."""
+    def enter(self, tournament_id: str, player: str, player_token: str) -> dict[str, Any]:
+        """The registered `player` (whose token the caller has checked) joins at its rating in
+        the tournament's ruleset; its entrant token, derived from its player token, acts for
+        it in every set of the tournament."""
         state = self.load(tournament_id)
+        assert state.created is not None
+        rating = self.rating_of(state.created.ruleset, player)
         token = entrant_token(player_token, state.tournament_id)
         self._append(state, [PlayerJoined(player=player, rating=NEW_RATING if rating is None else rating,
                                            token_hash=token_hash(token))], check=lambda s: check_join(s, player))
@@ -187,17 +187,17 @@ class Tournaments:
             set_ids = [pairing.set_id, *state.tiebreaks.get(pairing.a, ())] if pairing.set_id else []
             winners: list[str | None] = []
             for i, set_id in enumerate(set_ids):
-                found = self._set(state, pairing.a, pairing.b, set_id, created.games if i == 0 else 1)
-                if found is False:
+                found = self._opened(state, pairing.a, pairing.b, set_id, created.games if i == 0 else 1)
+                if found is None or found.ended is None:
                     return state            # still being played
-                winners.append(found if isinstance(found, str) else None)
+                winners.append(found.ended.winner)
             try:
                 results.append(result_of(created, pairing.a, pairing.b, winners, set_ids))
             except NeedsSet:
                 set_id = str(uuid.uuid4())
                 after = self._first(state, [TiebreakStarted(round=current.round, a=pairing.a, set_id=set_id)])
                 if after is not None:
-                    self._set(after, pairing.a, pairing.b, set_id, 1)
+                    self._opened(after, pairing.a, pairing.b, set_id, 1)
                 return after or self.load(tournament_id)
         after = self._first(state, [RoundEnded(round=current.round, results=results)])
         return self.load(tournament_id) if after is None else self._pair_next(after)
@@ -216,24 +216,23 @@ class Tournaments:
         assert after.created is not None
         for pairing in paired.pairings:
             if pairing.set_id is not None and pairing.b is not None:
-                self._set(after, pairing.a, pairing.b, pairing.set_id, after.created.games)
+                self._opened(after, pairing.a, pairing.b, pairing.set_id, after.created.games)
         return after
 
-    def _set(self, state: TournamentState, a: str, b: str | None, set_id: str, games: int) -> str | None | bool:
-        """The winning side of a pairing's set once it has ended (None: a draw); False while it
-        is played. A set the tournament recorded but nobody opened (a worker stopped between
-        the two) is opened now."""
+    def _opened(self, state: TournamentState, a: str, b: str | None, set_id: str, games: int) -> SetState | None:
+        """A pairing's set as stored; None when it has only just been opened: a set the
+        tournament recorded but nobody opened (a worker stopped between the two) is opened here."""
         created = state.created
         assert created is not None and b is not None
         try:
-            found = self.sets.load(set_id)
+            return self.sets.load(set_id)
         except UnknownSet:
-            entry = {seat: {"bot": state.bots[who]} if who in state.bots else who for seat, who in (("p1", a), ("p2", b))}
-            hashes = {seat: state.token_hashes[who] for seat, who in (("p1", a), ("p2", b)) if who in state.token_hashes}
+            seats = (("p1", a), ("p2", b))
+            entry = {seat: {"bot": state.bots[who]} if who in state.bots else who for seat, who in seats}
+            hashes = {seat: state.token_hashes[who] for seat, who in seats if who in state.token_hashes}
             self.sets.create(created.ruleset, entry, games=games, mode=created.mode if games > 1 else "best_of",
                              set_id=set_id, clock=created.clock, token_hashes=hashes)
-            return False
-        return False if found.ended is None else found.ended.winner
+            return None
 
     def _first(self, state: TournamentState, events: Sequence[Event]) -> TournamentState | None:
         """Save `events` after `state`, or None if another worker moved the tournament on first
@@ -258,22 +257,25 @@ class Tournaments:
         raise AssertionError("unreachable")
 
     def page(self, tournament_id: str) -> dict[str, Any]:
-        """The tournament as anyone may see it: entrants, rounds with their sets, standings."""
-        state = self.load(tournament_id)
-        created = state.created
-        assert created is not None
-        placed, champion = final_standings(state) if state.ended_rounds else ([], None)
-        rounds = []
-        for paired in state.paired:
-            ended = next((r for r in state.ended_rounds if r.round == paired.round), None)
-            rounds.append({"round": paired.round, "pairings": msgspec.to_builtins(paired.pairings),
-                           "results": None if ended is None else msgspec.to_builtins(ended.results)})
-        return {"tournament_id": state.tournament_id, "name": created.name, "ruleset": created.ruleset,
-                "format": created.format, "rounds_planned": created.rounds, "games": created.games,
-                "clock": created.clock, "entrants": [{"id": e.id, "rating": e.rating} for e in state.entrants],
-                "rounds": rounds, "standings": msgspec.to_builtins(placed),
-                "champion": state.ended.champion if state.ended else None, "finished": state.ended is not None,
-                "head": state.chain if state.ended is not None else None}
+        return page_of(self.load(tournament_id))
+
+
+def page_of(state: TournamentState) -> dict[str, Any]:
+    """The tournament as anyone may see it: entrants, rounds with their sets, standings."""
+    created = state.created
+    assert created is not None
+    placed = final_standings(state)[0] if state.ended_rounds else []
+    rounds = []
+    for paired in state.paired:
+        ended = next((r for r in state.ended_rounds if r.round == paired.round), None)
+        rounds.append({"round": paired.round, "pairings": msgspec.to_builtins(paired.pairings),
+                       "results": None if ended is None else msgspec.to_builtins(ended.results)})
+    return {"tournament_id": state.tournament_id, "name": created.name, "ruleset": created.ruleset,
+            "format": created.format, "rounds_planned": created.rounds, "games": created.games,
+            "clock": created.clock, "entrants": [{"id": e.id, "rating": e.rating} for e in state.entrants],
+            "rounds": rounds, "standings": msgspec.to_builtins(placed),
+            "champion": state.ended.champion if state.ended else None, "finished": state.ended is not None,
+            "head": state.chain if state.ended is not None else None}
 
 
 def results_of(state: TournamentState) -> list[Played]:

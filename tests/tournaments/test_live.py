@@ -20,14 +20,17 @@ from replays.tournament_audit import audit_tournament
 def test_registered_entrants_act_with_their_entrant_token_in_their_sets(sqlite_url):
     with Battles(sqlite_url) as battles:
         sets = Sets(battles)
-        tournaments = Tournaments(battles, sets)
+        # alice rated 30 in deckduel, bob not rated yet (openskill's new mu, 25)
+        tournaments = Tournaments(battles, sets, lambda ruleset, player: {"alice": 30.0}.get(player))
         players = Players(battles.store)
         created = tournaments.create("deckduel", "swiss", rounds=2)
         tokens = {name: players.register(name).player_token for name in ("alice", "bob")}
-        entered = {name: tournaments.enter(created.tournament_id, name, token, 25.0) for name, token in tokens.items()}
+        entered = {name: tournaments.enter(created.tournament_id, name, token) for name, token in tokens.items()}
         assert entered["alice"]["entrant_token"] == entrant_token(tokens["alice"], created.tournament_id)
+        assert [(e.id, e.rating) for e in tournaments.load(created.tournament_id).entrants] == \
+            [("alice", 30.0), ("bob", 25.0)]
         with pytest.raises(InvalidInput):           # once each
-            tournaments.enter(created.tournament_id, "alice", tokens["alice"], 25.0)
+            tournaments.enter(created.tournament_id, "alice", tokens["alice"])
         # when the tournament starts
         started = tournaments.start(created.tournament_id)
         [pairing] = started.paired[0].pairings
