@@ -22,11 +22,13 @@ import orjson
 
 from domain.battles import Battles
 from domain.engine.chain import link_fault
+from domain.engine.errors import RingsideError
 from domain.engine.events import Recorded
 from domain.engine.table import house_bot
 from domain.sets import Sets, SetState
-from domain.tournaments.decide import final_standings, next_pairings, result_of
-from domain.tournaments.events import Played, RoundEnded, RoundPaired, TournamentEnded
+from domain.tournaments.decide import NeedsSet, check_join, final_standings, next_pairings, result_of
+from domain.tournaments.events import (Played, PlayerJoined, RoundEnded, RoundPaired, TiebreakStarted,
+                                       TournamentCreated, TournamentEnded)
 from domain.tournaments.service import Tournaments
 from domain.tournaments.state import TournamentState, evolve_tournament
 
@@ -84,24 +86,63 @@ def audit_records(tournament_id: str, records: Sequence[Recorded], find: FindSet
 
 
 def _check(find: FindSet, state: TournamentState, rec: Any, digests: list[str]) -> str | None:
+    """Why `rec` may not follow `state` (None: it may): its place in the chain, then what the
+    tournament's rules make of it. A log the rules could not have written fails here, never
+    with an error of the audit's own."""
     fault = link_fault(state.seq, state.chain, rec)
     if fault is not None:
         return fault
     event = rec.event
-    if isinstance(event, RoundPaired):
+    if state.created is None or isinstance(event, TournamentCreated):
+        return None if state.created is None and isinstance(event, TournamentCreated) else \
+            "a tournament's log opens with its TournamentCreated, and has one"
+    if state.ended is not None:
+        return "the tournament had ended"
+    try:
+        return _follows(find, state, event, digests)
+    except RingsideError as refused:
+        return refused.message
+
+
+def _follows(find: FindSet, state: TournamentState, event: Any, digests: list[str]) -> str | None:
+    current, created = state.current, state.created
+    assert created is not None
+    if isinstance(event, PlayerJoined):
+        check_join(state, event.player)
+    elif isinstance(event, RoundPaired):
+        if current is not None:
+            return f"round {current.round} was still in play"
         derived = next_pairings(state)
         recorded = [(p.a, p.b) for p in event.pairings]
-        if derived != recorded:
-            return f"round {event.round} paired {recorded}; the rules pair {derived}"
+        if event.round != len(state.ended_rounds) + 1 or derived != recorded:
+            return f"round {event.round} paired {recorded}; the rules pair {derived} as the next round"
+    elif isinstance(event, TiebreakStarted):
+        if current is None or event.round != current.round or created.format != "elimination" or \
+                all(p.a != event.a or p.b is None for p in current.pairings):
+            return f"no elimination pairing of round {event.round} led by {event.a} is in play"
     elif isinstance(event, RoundEnded):
-        for played in event.results:
-            reason = _check_result(find, state, played, digests)
-            if reason is not None:
-                return f"round {event.round}: {reason}"
+        return _check_round(find, state, event, digests)
     elif isinstance(event, TournamentEnded):
-        placed, champion = final_standings(state)
-        if (event.standings, event.champion) != (placed, champion):
+        if current is not None or next_pairings(state) is not None:
+            return "the tournament ended before its last round"
+        if (event.standings, event.champion) != final_standings(state):
             return "the standings are not what the recorded results make"
+    return None
+
+
+def _check_round(find: FindSet, state: TournamentState, event: RoundEnded, digests: list[str]) -> str | None:
+    """The round's results: one for each of its pairings, in order, with the same set and the
+    tiebreak sets recorded for it, each what its sets say."""
+    current = state.current
+    if current is None or event.round != current.round:
+        return f"round {event.round} is not the round in play"
+    if [(p.a, p.b, p.set_id) for p in event.results] != [(p.a, p.b, p.set_id) for p in current.pairings] or \
+            any(p.tiebreaks != list(state.tiebreaks.get(p.a, ())) for p in event.results):
+        return f"round {event.round}'s results are not those of its pairings and their sets"
+    for played in event.results:
+        reason = _check_result(find, state, played, digests)
+        if reason is not None:
+            return f"round {event.round}: {reason}"
     return None
 
 
@@ -120,7 +161,11 @@ def _check_result(find: FindSet, state: TournamentState, played: Played, digests
         assert seated.ended is not None
         winners.append(seated.ended.winner)
         digests.append(report["digest"])
-    if result_of(created, played.a, played.b, winners, set_ids) != played:
+    try:
+        derived = result_of(created, played.a, played.b, winners, set_ids)
+    except NeedsSet:
+        return f"{played.a} against {played.b} is recorded decided; its sets leave it undecided"
+    if derived != played:
         return f"{played.a} against {played.b} is recorded {played.points_a}-{played.points_b}; its sets say otherwise"
     return None
 

@@ -6,10 +6,13 @@ import pytest
 
 from domain.battles import Battles
 from domain.engine.battle import record
+from domain.engine.chain import GENESIS
 from domain.engine.errors import InvalidInput
 from domain.sets import Sets
-from domain.tournaments.events import RoundEnded, RoundPaired
+from domain.tournaments.decide import final_standings
+from domain.tournaments.events import RoundEnded, RoundPaired, TournamentEnded
 from domain.tournaments.service import Tournaments
+from domain.tournaments.state import fold_tournament
 from replays.tournament_audit import audit_tournament
 
 
@@ -111,3 +114,39 @@ def test_the_tournament_page_links_its_sets_and_its_audit_gives_the_digest(sqlit
         audit = client.get(f"/tournaments/{done.tournament_id}/audit").json()
         assert audit["status"] == "ok" and audit["sets"] == 4 and len(audit["digest"]) == 64
         assert client.get("/tournaments/nope").status_code == 404
+
+
+def relogged(events):
+    """A log of `events`, seqs from 1 and every hash chained anew from the genesis."""
+    out = []
+    for seq, event in enumerate(events, start=1):
+        out.append(record(out[-1].chain if out else GENESIS, seq, event))
+    return out
+
+
+def test_a_log_the_rules_could_not_have_written_fails_the_audit_though_every_hash_links(world):
+    battles, sets, tournaments = world
+    done = tournaments.simulate("deckduel", "swiss", players=4, rounds=3, seed="9")
+    events = [r.event for r in tournaments.records(done.tournament_id)]
+    first_end = next(i for i, e in enumerate(events) if isinstance(e, RoundEnded))
+
+    def audited(edited):
+        return audit_tournament(battles, sets, done.tournament_id, relogged(edited))
+
+    # as written, it audits
+    assert audited(events)["status"] == "ok"
+    # ended after round 1 of 3, with the standings round 1 makes
+    placed = final_standings(fold_tournament("x", relogged(events[:first_end + 1])))
+    cut = audited([*events[:first_end + 1], TournamentEnded(standings=placed[0], champion=placed[1])])
+    assert cut["status"] == "fail" and cut["failure"]["reason"] == "the tournament ended before its last round"
+    # round 1's results without its first pairing's
+    round_one = events[first_end]
+    dropped = msgspec.structs.replace(round_one, results=round_one.results[1:])
+    short = audited([*events[:first_end], dropped, *events[first_end + 1:]])
+    assert short["failure"]["reason"] == "round 1's results are not those of its pairings and their sets"
+    # a log that does not open with the tournament's creation
+    headless = audited(events[1:])
+    assert headless["failure"] == {"seq": 1, "reason": "a tournament's log opens with its TournamentCreated, and has one"}
+    # an entrant joining once the rounds have begun
+    late = audited([*events[:first_end + 1], events[1], *events[first_end + 1:]])
+    assert late["failure"]["seq"] == first_end + 2 and "has started" in late["failure"]["reason"]
