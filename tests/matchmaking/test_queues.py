@@ -6,6 +6,7 @@ import pytest
 
 from domain.battles import Battles
 from domain.engine.battle import record
+from domain.engine.chain import GENESIS
 from domain.engine.clock import PRESETS
 from domain.engine.errors import InvalidInput, SetupError
 from domain.matchmaking.audit import audit_queue
@@ -183,3 +184,35 @@ def test_two_heroes_queue_into_one_side_against_the_house_game_master(world, clo
     clock.advance(60_000)
     [alone] = queues.wave("battleboard-heroes").pairings
     assert alone.seats == {"h1": carol} and alone.house == {"h2": "memory", "gm": "memory"}
+
+
+def test_the_audit_holds_tickets_and_times_to_the_rules_though_every_hash_links(world, clock):
+    _, queues, tokens = world
+    # given alice's ticket, cancelled, then bob's and carol's, paired by a wave
+    alice = queues.open(QUEUE, tokens["alice"])["ticket"]
+    clock.advance(100)
+    queues.cancel(alice, tokens["alice"])
+    for name in ("bob", "alice"):
+        clock.advance(100)
+        queues.open(QUEUE, tokens[name])
+    clock.advance(2_000)
+    queues.wave(QUEUE)
+    events = [r.event for r in queues.records(QUEUE)]
+    assert [type(e).__name__ for e in events] == ["TicketOpened", "TicketCancelled", "TicketOpened", "TicketOpened",
+                                                   "TicketsPaired"]
+
+    def audited(edited):
+        out = []
+        for seq, event in enumerate(edited, start=1):
+            out.append(record(out[-1].chain if out else GENESIS, seq, event))
+        return audit_queue(QUEUE, out)["failure"]
+
+    assert audited(events) is None
+    # alice's second ticket while her first still waits (the cancellation dropped)
+    assert audited([events[0], *events[2:]]) == {"seq": 3, "reason": f"alice already waits in {QUEUE} with "
+                                                                      f"ticket {alice}"}
+    # a ticket cancelled twice
+    assert audited([*events[:2], events[1], *events[2:]])["seq"] == 3
+    # the wave's time moved before the last ticket's
+    early = msgspec.structs.replace(events[-1], at_ms=events[-2].at_ms - 1)
+    assert audited([*events[:-1], early])["reason"].startswith("its time")
