@@ -69,7 +69,8 @@ async def follow_ticket(ticket_id: TicketId, request: Request, token: str | None
     header (an EventSource cannot set one)."""
     queues = services_of(request).queues
     token = bearer(request, token)
-    first = await run_in_threadpool(queues.ticket, ticket_id, token)       # refusals answer before streaming
+    read = await run_in_threadpool(queues.follow, ticket_id, token)       # refusals answer before streaming
+    first = await run_in_threadpool(read)
 
     async def body() -> AsyncIterator[bytes]:
         shown, quiet = first, 0.0
@@ -78,7 +79,7 @@ async def follow_ticket(ticket_id: TicketId, request: Request, token: str | None
             await asyncio.sleep(FOLLOW_SECONDS)
             if await request.is_disconnected():
                 return
-            now = await run_in_threadpool(queues.ticket, ticket_id, token)
+            now = await run_in_threadpool(read)
             if now["status"] != "waiting":
                 yield b"event: ticket\ndata: %s\n\n" % orjson.dumps(now)
                 return

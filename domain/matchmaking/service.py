@@ -93,19 +93,28 @@ class Queues:
     def ticket(self, ticket: str, player_token: str | None) -> dict[str, Any]:
         """The ticket as its owner sees it: waiting, cancelled, or paired with its battle, seat
         and seat token. Anyone else is told nothing of it (404, as for no ticket)."""
+        return self.follow(ticket, player_token)()
+
+    def follow(self, ticket: str, player_token: str | None) -> Callable[[], dict[str, Any]]:
+        """The ticket as its owner sees it (`ticket`), read again at each call: the token and
+        the ticket's queue are looked up once, here, for a caller that asks again and again."""
         player = self.players.player_of(player_token)
+        assert player_token is not None
         queue_id = self._queue_of(ticket)
-        state = self.state(queue_id)
-        opened = state.tickets.get(ticket)
-        if opened is None or opened.player != player:
-            raise UnknownTicket(f"no ticket {ticket!r} of yours", ticket=ticket)
-        shown: dict[str, Any] = {"ticket": ticket, "queue": queue_id, "player": player, "opened_ms": opened.at_ms}
-        seated = state.seated.get(ticket)
-        if seated is not None:
-            assert player_token is not None
-            return {**shown, "status": "paired", "battle_id": seated.battle_id, "seat": seated.seat,
-                    "seat_token": seat_token(player_token, ticket), "paired_ms": seated.at_ms}
-        return {**shown, "status": "cancelled" if ticket in state.cancelled else "waiting"}
+
+        def shown() -> dict[str, Any]:
+            state = self.state(queue_id)
+            opened = state.tickets.get(ticket)
+            if opened is None or opened.player != player:
+                raise UnknownTicket(f"no ticket {ticket!r} of yours", ticket=ticket)
+            found: dict[str, Any] = {"ticket": ticket, "queue": queue_id, "player": player,
+                                     "opened_ms": opened.at_ms}
+            seated = state.seated.get(ticket)
+            if seated is not None:
+                return {**found, "status": "paired", "battle_id": seated.battle_id, "seat": seated.seat,
+                        "seat_token": seat_token(player_token, ticket), "paired_ms": seated.at_ms}
+            return {**found, "status": "cancelled" if ticket in state.cancelled else "waiting"}
+        return shown
 
     def _queue_of(self, ticket: str) -> str:
         try:
