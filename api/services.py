@@ -14,9 +14,9 @@ from typing import Protocol
 from domain.battles import DEFAULT_CACHE, Battles
 from domain.engine.errors import InvalidInput
 from domain.house import HOUSE_SWEEP_SECONDS, Claims, HouseSeats, LocalClaims, RedisClaims
-from domain.matchmaking.service import Queues, ratings_from
+from domain.matchmaking.service import Queues
 from domain.matchmaking.sweep import WAVE_CHECK_SECONDS, QueueWaves
-from domain.players import Players
+from domain.players import Players, RatingOf
 from domain.sets import Sets
 from domain.sets.sweep import DEFAULT_EVERY_SECONDS, SetSweep
 from domain.sqlite_store import checkpointer
@@ -187,8 +187,7 @@ def bootstrap(settings: Settings | None = None, *, now_ms: Callable[[], int] = w
     background["house"] = HouseSeats(battles, claims(settings, "house"), settings.house_sweep_seconds)
     sets = Sets(battles)
     players = Players(battles.store)
-    # A player's rating as queues and tournaments record it: the leaderboard's, from the views.
-    rating_of = ratings_from(lambda ruleset, player: views.hget(views.key("leaderboards", ruleset, "stats"), player))
+    rating_of = leaderboard_mu(views)
     queues = Queues(battles, players, rating_of)
     tournaments = Tournaments(battles, sets, rating_of)
     background["waves"] = QueueWaves(queues, settings.wave_check_seconds)
@@ -198,6 +197,15 @@ def bootstrap(settings: Settings | None = None, *, now_ms: Callable[[], int] = w
     return Services(settings=settings, battles=battles, sets=sets, live=live, views=views,
                     projections=projections, players=players, queues=queues, tournaments=tournaments,
                     extras=background)
+
+
+def leaderboard_mu(views: ViewStore) -> RatingOf:
+    """A player's rating as queues and tournaments record it: its openskill mu on the ruleset's
+    leaderboard, from the views; None before its first rated battle."""
+    def rating_of(ruleset: str, player: str) -> float | None:
+        row = views.hget(views.key("leaderboards", ruleset, "stats"), player)
+        return None if row is None or row.get("mu") is None else float(row["mu"])
+    return rating_of
 
 
 def claims(settings: Settings, kind: str) -> Claims:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import secrets
 import unicodedata
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from eventsourcing.persistence import IntegrityError
@@ -25,6 +26,10 @@ from domain.engine.errors import InvalidInput, RingsideError
 from domain.engine.table import HOUSE_PREFIX, MAX_PLAYER_ID, in_house_namespace
 from domain.engine.wire import check_wire
 from domain.store import PLAYER_TOKEN_TOPIC, PLAYER_TOPIC, BattleStore, StoredBlob
+
+NEW_RATING = 25.0       # openskill's mu for a player not rated yet
+# A player's rating (openskill mu) in a ruleset, as queues and tournaments record it; None: not rated yet.
+RatingOf = Callable[[str, str], float | None]
 
 PLAYERS_NS = uuid.UUID("6b1f0c1e-3a55-4f0e-9a4b-8d7e2c5f1a90")
 TOKENS_NS = uuid.UUID("2c9e7d41-5b0a-4e61-8f3d-1a6c4b9e7d22")
@@ -92,3 +97,13 @@ class Players:
         if found is None:
             raise UnknownPlayerToken("this token opens no registered player")
         return str(found.body["player_id"])
+
+
+def not_rated(ruleset: str, player: str) -> float | None:
+    """The `RatingOf` of a service with no leaderboard: nobody is rated yet."""
+    return None
+
+
+def rating_or_new(rating_of: RatingOf, ruleset: str, player: str) -> float:
+    found = rating_of(ruleset, player)
+    return NEW_RATING if found is None else float(found)

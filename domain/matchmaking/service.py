@@ -18,7 +18,7 @@ import secrets
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from eventsourcing.persistence import IntegrityError
@@ -28,7 +28,7 @@ from domain.ai import check_house_players
 from domain.battles import Battles, utc_now
 from domain.engine.battle import BattleState, open_battle
 from domain.engine.events import Event, Recorded
-from domain.players import Players
+from domain.players import Players, RatingOf, not_rated, rating_or_new
 from domain.store import QUEUE_TICKET_TOPIC, StoredBlob, StoredRecord
 
 from .decide import (UnknownTicket, cancel_ticket, check_setup_part, decide_wave, open_ticket, wave_due)
@@ -40,7 +40,6 @@ QUEUES_NS = uuid.UUID("a7c3e1f0-2b4d-4c8e-9f61-3d5a7b9c1e02")
 TICKETS_NS = uuid.UUID("5e2d8c4a-1f3b-4a6e-8d7c-9b0a2e4f6c13")
 RETRIES = 8
 BACKOFF_SECONDS = 0.005   # the most a retry waits, times its number
-NEW_RATING = 25.0           # openskill's mu for a player not rated yet
 
 
 def queue_uuid(queue_id: str) -> uuid.UUID:
@@ -56,7 +55,7 @@ class Queues:
     """Tickets and waves for every queue in `queues.toml`."""
 
     def __init__(self, battles: Battles, players: Players,
-                 rating_of: Callable[[str, str], float | None] = lambda ruleset, player: None):
+                 rating_of: RatingOf = not_rated):
         self.battles = battles
         self.players = players
         self.rating_of = rating_of
@@ -134,11 +133,11 @@ class Queues:
         assert player_token is not None
         part = check_setup_part(fmt, setup)
         ticket = str(uuid.uuid4())
-        rating = self.rating_of(fmt.ruleset, player)
+        rating = rating_or_new(self.rating_of, fmt.ruleset, player)
         for attempt in self._attempts(queue_id):
             state = self.state(queue_id)
             events = open_ticket(state, fmt, ticket=ticket, player=player,
-                                 rating=NEW_RATING if rating is None else float(rating),
+                                 rating=rating,
                                  at_ms=self.battles.now_ms(), setup=part,
                                  seat_token_hash=token_hash(seat_token(player_token, ticket)))
             index = StoredBlob(uuid.uuid5(TICKETS_NS, ticket), 1, QUEUE_TICKET_TOPIC, {"queue": queue_id})
@@ -233,10 +232,3 @@ class Queues:
                     ran.append(paired)
         return ran
 
-
-def ratings_from(lookup: Callable[[str, str], Mapping[str, Any] | None]) -> Callable[[str, str], float | None]:
-    """A `rating_of` from a leaderboard row lookup (ruleset, player) -> {"mu", ...} or None."""
-    def rating_of(ruleset: str, player: str) -> float | None:
-        row = lookup(ruleset, player)
-        return None if row is None or row.get("mu") is None else float(row["mu"])
-    return rating_of

@@ -22,6 +22,7 @@ from domain.engine.clock import ClockSpec, parse_clock
 from domain.engine.errors import InvalidInput, RingsideError, quote
 from domain.engine.events import Event, Recorded
 from domain.engine.ruleset import get_ruleset
+from domain.players import NEW_RATING, RatingOf, not_rated, rating_or_new
 from domain.sets import Sets, SetState
 from domain.sets.service import UnknownSet
 from domain.store import StoredRecord
@@ -31,7 +32,6 @@ from .events import (Paired, Played, PlayerJoined, RoundEnded, RoundPaired, Tieb
                      TournamentEnded)
 from .state import TournamentState, chain_events, fold_tournament
 
-NEW_RATING = 25.0
 MAX_SIMULATED = 1024
 RETRIES = 8
 
@@ -52,7 +52,7 @@ def entrant_token(player_token: str, tournament_id: str) -> str:
 
 class Tournaments:
     def __init__(self, battles: Battles, sets: Sets,
-                 rating_of: Callable[[str, str], float | None] = lambda ruleset, player: None):
+                 rating_of: RatingOf = not_rated):
         self.battles = battles
         self.sets = sets
         self.rating_of = rating_of        # a player's rating in a ruleset (None: not rated yet)
@@ -149,9 +149,9 @@ class Tournaments:
         it in every set of the tournament."""
         state = self.load(tournament_id)
         assert state.created is not None
-        rating = self.rating_of(state.created.ruleset, player)
+        rating = rating_or_new(self.rating_of, state.created.ruleset, player)
         token = entrant_token(player_token, state.tournament_id)
-        self._append(state, [PlayerJoined(player=player, rating=NEW_RATING if rating is None else rating,
+        self._append(state, [PlayerJoined(player=player, rating=rating,
                                            token_hash=token_hash(token))], check=lambda s: check_join(s, player))
         return {"tournament_id": state.tournament_id, "player": player, "entrant_token": token}
 
