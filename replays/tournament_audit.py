@@ -149,7 +149,7 @@ def _check_round(find: FindSet, state: TournamentState, event: RoundEnded, diges
 def _check_result(find: FindSet, state: TournamentState, played: Played, digests: list[str]) -> str | None:
     created = state.created
     assert created is not None
-    set_ids = [played.set_id, *played.tiebreaks] if played.set_id is not None else []
+    set_ids = played.set_ids
     winners = []
     for set_id in set_ids:
         report, seated = find(set_id)

@@ -55,18 +55,18 @@ def build(tournaments: Tournaments, sets: Sets, tournament_id: str) -> Tournamen
     state = tournaments.load(tournament_id)
     if state.ended is None:
         raise ReplayError(f"tournament {tournament_id} has not ended; only a finished one is exported")
-    set_ids = [sid for played in results_of(state) for sid in ([played.set_id] if played.set_id else [])
-               + list(played.tiebreaks)]
-    files = {sid: set_file.build(sets, sid, OMNISCIENT) for sid in set_ids}
+    files = {sid: set_file.build(sets, sid, OMNISCIENT) for played in results_of(state) for sid in played.set_ids}
     events = [wire_event(rec, OMNISCIENT, True) for rec in tournaments.records(tournament_id)]
-    header = {"format": FORMAT, "version": VERSION, "tournament_id": state.tournament_id, "events": len(events),
-              "sets": [{"set_id": sid, "lines": len(set_file.dumps(f).splitlines())} for sid, f in files.items()]}
+    header = {"format": FORMAT, "version": VERSION, "tournament_id": state.tournament_id, "events": len(events)}
     return TournamentFile(header, events, files)
 
 
 def dumps(found: TournamentFile) -> bytes:
-    lines = [orjson.dumps(found.header), *(orjson.dumps(line) for line in found.events)]
-    return b"\n".join(lines) + b"\n" + b"".join(set_file.dumps(f) for f in found.sets.values())
+    """The file's bytes; the header lists each set with the lines its set file takes."""
+    encoded = {sid: set_file.dumps(f) for sid, f in found.sets.items()}
+    header = {**found.header, "sets": [{"set_id": sid, "lines": body.count(b"\n")} for sid, body in encoded.items()]}
+    lines = [orjson.dumps(header), *(orjson.dumps(line) for line in found.events)]
+    return b"\n".join(lines) + b"\n" + b"".join(encoded.values())
 
 
 def write(found: TournamentFile, path: Path) -> None:

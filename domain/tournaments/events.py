@@ -56,6 +56,11 @@ class Played(msgspec.Struct, frozen=True, kw_only=True):
     set_id: str | None
     tiebreaks: list[str] = []
 
+    @property
+    def set_ids(self) -> list[str]:
+        """Every set the pairing played, its own first: none for a bye."""
+        return [self.set_id, *self.tiebreaks] if self.set_id is not None else []
+
 
 class TiebreakStarted(Event, frozen=True, kw_only=True):
     """An elimination pairing's set (or last tiebreak) was drawn: a one-battle set decides."""
