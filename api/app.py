@@ -26,7 +26,8 @@ MAX_BODY_BYTES = 1024 * 1024        # a JSON request body; the largest real one 
 # Replay uploads (JSONL or gzip): their routes inflate them under limits of their own.
 UPLOAD_PATHS = {"/replays/verify": replays.MAX_REPLAY_BYTES, "/replays/at": replays.MAX_REPLAY_BYTES,
                 "/replays/timeline": replays.MAX_REPLAY_BYTES}
-ROUTED = (rulesets, views, players, queues, battles, sets, tournaments, replays, viewer, streams)     # each module's `router`, in order
+# Each module's `router`, in order.
+ROUTED = (rulesets, views, players, queues, battles, sets, tournaments, replays, viewer, streams)
 
 
 def create_app(settings: Settings | None = None, services: Services | None = None, *,

@@ -25,12 +25,12 @@ from replays.verify import verify
 
 from .adapters.click import invoke
 from .cli_audit import audit_app, export_set, log, replay_import
-from .cli_tournament import audit_tournament_command, export_tournament, simulate_tournament
 from .cli_bot import POLICY_NAMES, bot
 from .cli_clock import CLOCK_HELP, THINK_HELP, Pace, preset_lines, preset_rows, read_clock, read_think
 from .cli_errors import clean_errors, fail, parse_json_option, perspective
 from .cli_projections import projections_app
 from .cli_serve import serve
+from .cli_tournament import audit_tournament_command, export_tournament, simulate_tournament
 from .render import event_line, score_line
 
 app = typer.Typer(help="Ringside: event-sourced battles.", no_args_is_help=True, add_completion=False,

@@ -45,7 +45,8 @@ def simulate_tournament(ruleset: str, fmt: str, players: int | None, rounds: int
     typer.echo(f"tournament {done.tournament_id} ({ruleset} {fmt}, {players} players): "
                f"{len(done.ended_rounds)} rounds, {sets} sets, in {seconds}s")
     for placed in done.ended.standings[:10]:
-        typer.echo(f"  {placed.rank:>3}. {placed.id:<24} {placed.points / 2:g} points, Buchholz {placed.buchholz / 2:g}")
+        typer.echo(f"  {placed.rank:>3}. {placed.id:<24} {placed.points / 2:g} points, "
+                   f"Buchholz {placed.buchholz / 2:g}")
     typer.echo(f"champion {done.ended.champion}")
 
 

@@ -93,7 +93,8 @@ class Tournaments:
                  clock: ClockSpec | Mapping[str, Any] | str | None = None) -> TournamentState:
         """A whole tournament of `players` house entrants (their bots taken in turn from `bots`)."""
         if type(players) is not int or not 2 <= players <= MAX_SIMULATED:
-            raise InvalidInput("players", f"a simulated tournament has 2 to {MAX_SIMULATED} players, not {quote(players)}")
+            raise InvalidInput("players", f"a simulated tournament has 2 to {MAX_SIMULATED} players, "
+                                          f"not {quote(players)}")
         for bot in bots:
             get_policy(bot, ruleset)
         state = self.create(ruleset, fmt, rounds=rounds, games=games, mode=mode, clock=clock)

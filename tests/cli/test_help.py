@@ -33,8 +33,8 @@ def help_text(*path: str) -> str:
 
 def test_the_walk_finds_every_command():
     assert set(ALL) == {"rulesets", "simulate", "log", "serve", "bot", "replay export", "replay verify",
-                        "replay show", "replay diff", "replay import", "audit set", "audit queue", "audit tournament", "projections run",
-                        "projections status", "projections rebuild"}
+                        "replay show", "replay diff", "replay import", "audit set", "audit queue", "audit tournament",
+                        "projections run", "projections status", "projections rebuild"}
 
 
 @pytest.mark.parametrize("path", sorted(ALL))

@@ -69,7 +69,8 @@ def test_bad_tournaments_are_refused_naming_the_field(client):
         refused = client.post("/tournaments", json=body)
         assert refused.status_code == 422, refused.text
         assert refused.json()["error"]["details"]["field"] == field
-    tid = client.post("/tournaments", json={"ruleset": "deckduel", "format": "swiss", "rounds": 1}).json()["tournament_id"]
+    made = client.post("/tournaments", json={"ruleset": "deckduel", "format": "swiss", "rounds": 1})
+    tid = made.json()["tournament_id"]
     assert client.post(f"/tournaments/{tid}/entrants").status_code == 401
     assert client.post(f"/tournaments/{tid}/entrants", json={"bot": "nobody"}).status_code == 422
     assert client.post(f"/tournaments/{tid}/start").status_code == 422          # no entrants

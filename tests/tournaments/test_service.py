@@ -146,7 +146,8 @@ def test_a_log_the_rules_could_not_have_written_fails_the_audit_though_every_has
     assert short["failure"]["reason"] == "round 1's results are not those of its pairings and their sets"
     # a log that does not open with the tournament's creation
     headless = audited(events[1:])
-    assert headless["failure"] == {"seq": 1, "reason": "a tournament's log opens with its TournamentCreated, and has one"}
+    assert headless["failure"] == {"seq": 1,
+                                   "reason": "a tournament's log opens with its TournamentCreated, and has one"}
     # an entrant joining once the rounds have begun
     late = audited([*events[:first_end + 1], events[1], *events[first_end + 1:]])
     assert late["failure"]["seq"] == first_end + 2 and "has started" in late["failure"]["reason"]
