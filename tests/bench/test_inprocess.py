@@ -18,6 +18,7 @@ from domain.engine.ruleset import all_rulesets
 RUN_RATES = {"decisions_per_s", "sim_events_per_s", "baseline_chain_only_events_per_s",
              "rebuild_decoded_events_per_s", "rebuild_sqlite_events_per_s",
              "baseline_sqlite_select_events_per_s", "verify_events_per_s"}
+RUN_PLAYOUTS = {"playout_ms", "baseline_full_path_playout_ms", "playout_speedup"}
 SEEK_TIMES = {f"{name}_{pct}_ms" for name in ("state", "view", "baseline_no_keyframes") for pct in ("p50", "p99")}
 LEADERBOARD_RATES = {"leaderboards_sets_per_s", "baseline_zincrby_sets_per_s", "baseline_openskill_sets_per_s",
                      "baseline_log_read_sets_per_s"}
@@ -33,9 +34,10 @@ def printed_json(capsys: pytest.CaptureFixture[str]) -> dict[str, float]:
 def test_run_measures_every_ruleset(ruleset: str, capsys: pytest.CaptureFixture[str]) -> None:
     run.main(["--ruleset", ruleset, "--battles", "1", "--repeats", "1", "--json"])
     found = printed_json(capsys)
-    assert set(found) == {"battles", "events", "decisions"} | RUN_RATES
+    assert set(found) == {"battles", "events", "decisions"} | RUN_RATES | RUN_PLAYOUTS
     assert found["battles"] == 1 and found["events"] > 0 and found["decisions"] > 0
-    assert all(found[key] > 0 for key in RUN_RATES)
+    assert all(found[key] > 0 for key in RUN_RATES | RUN_PLAYOUTS)
+    assert found["playout_speedup"] == found["baseline_full_path_playout_ms"] / found["playout_ms"]
 
 
 def test_run_prints_each_rate_beside_its_target(capsys: pytest.CaptureFixture[str]) -> None:
@@ -43,9 +45,11 @@ def test_run_prints_each_rate_beside_its_target(capsys: pytest.CaptureFixture[st
     lines = capsys.readouterr().out.splitlines()
     assert re.fullmatch(r"deckduel: 1 battles, \d+ events, \d+ decisions; medians of 1 runs, one core", lines[0])
     rows = {line.split()[0]: line for line in lines[1:]}
-    assert set(rows) == RUN_RATES
+    assert set(rows) == RUN_RATES | RUN_PLAYOUTS
     for key, target in run.TARGETS.items():
         assert re.search(rf"target >= {target:,}  (met|MISSED)$", rows[key]), rows[key]
+    for key, ratio in run.RATIO_TARGETS.items():
+        assert re.search(rf"\d\.\d{{4}} x baseline, target >= {ratio}  (met|MISSED)$", rows[key]), rows[key]
 
 
 def test_seek_times_state_and_view_at_random_seqs(capsys: pytest.CaptureFixture[str]) -> None:

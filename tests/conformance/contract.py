@@ -26,6 +26,7 @@ from domain.house import HouseSeats
 from replays.format import build, dumps, loads
 from replays.verify import verify
 
+from .playout_contract import PlayoutContract
 from .routes_contract import RoutesContract
 from .views_contract import ViewsContract
 
@@ -33,7 +34,7 @@ from .views_contract import ViewsContract
 MAX_COMMANDS = 5000
 
 
-class RulesetContract(ViewsContract, RoutesContract, ABC):
+class RulesetContract(ViewsContract, RoutesContract, PlayoutContract, ABC):
     ruleset_id: ClassVar[str]
     playouts: ClassVar[int] = 12
     policies: ClassVar[tuple[str, ...]] = ("random", "greedy")
