@@ -131,7 +131,7 @@ class Hooks:
         # identity first, which spares hashing every effect record on the hot path.
         known = self._by_identity.get(id(effects))
         if known is None or known[0] is not effects:
-            if len(self._by_identity) > 8192:
+            if len(self._by_identity) > PLANNED_EFFECTS:
                 self._by_identity.clear()
             known = self._by_identity[id(effects)] = (effects, {}, {})
         plans = known[1] if phase == _BEFORE else known[2]
@@ -153,6 +153,11 @@ class Hooks:
             found.sort(key=_RANK)
         return [(row[3], row[4], row[5]) for row in found]
 
+
+# Effects tuples whose plans are kept by identity. A resolver asks about one tuple many times in
+# a row (the state keeps it while its effects stay), so a few hundred cover every battle a
+# worker is resolving at once; more would only keep dead tuples alive for the collector to scan.
+PLANNED_EFFECTS = 1024
 
 # A row's rank: phase priority, then the source order of effects in state, then the kind id.
 _RANK = operator.itemgetter(0, 1, 2)

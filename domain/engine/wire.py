@@ -34,7 +34,10 @@ def check_wire(value: object, field: str) -> None:
 def _check(value: object, where: str, depth: int) -> None:
     if _plain(value):
         return
-    if isinstance(value, str):
+    kind = type(value)
+    if kind is dict or kind is list or kind is tuple:       # told apart by exact type: no ABC check
+        _check_container(value, where, depth)  # type: ignore[arg-type]
+    elif isinstance(value, str):
         _check_text(value, where)
     elif isinstance(value, int):
         if not INT_MIN <= value <= INT_MAX:
@@ -44,16 +47,21 @@ def _check(value: object, where: str, depth: int) -> None:
         if not math.isfinite(value):
             raise InvalidInput(where, "must be a finite number (not NaN or infinity)")
     elif isinstance(value, (Mapping, list, tuple)):
-        if depth >= MAX_DEPTH:
-            raise InvalidInput(where, f"is nested more than {MAX_DEPTH} levels deep", max_depth=MAX_DEPTH)
-        if isinstance(value, Mapping):
-            _check_object(value, where, depth)
-        else:
-            for i, item in enumerate(value):
-                if not _plain(item):
-                    _check(item, f"{where}[{i}]", depth + 1)
+        _check_container(value, where, depth)
     else:
         raise InvalidInput(where, f"a value of type {type(value).__name__} is not JSON")
+
+
+def _check_container(value: Mapping[object, object] | list[object] | tuple[object, ...], where: str,
+                     depth: int) -> None:
+    if depth >= MAX_DEPTH:
+        raise InvalidInput(where, f"is nested more than {MAX_DEPTH} levels deep", max_depth=MAX_DEPTH)
+    if type(value) is dict or isinstance(value, Mapping):
+        _check_object(value, where, depth)
+    else:
+        for i, item in enumerate(value):
+            if not _plain(item):
+                _check(item, f"{where}[{i}]", depth + 1)
 
 
 def _check_object(value: Mapping[object, object], where: str, depth: int) -> None:
