@@ -14,6 +14,9 @@ cannot be entered (a wall, an occupied tile). The start costs nothing. `can_stop
 where a move may end, so that a move can pass through a cell it may not end on (an ally, or an
 enemy for a pattern that moves through enemies). Costs must be integers of 0 or more.
 
+Where every cell costs 1 to enter or cannot be entered, `flood` gives what `reachable` and
+`path` give, much faster: it holds sets of cells as the bits of an integer (`cell_bits`).
+
 Ties break the same way everywhere: no floats, no hash order. Cells sort in reading order (by
 row, then by column). Neighbours come in `Metric.steps` order, clockwise from up (up is toward
 row 0). Of the least-cost paths, `path` returns one with the fewest steps. If several remain,
@@ -23,7 +26,7 @@ come from: those whose own least (cost, steps) is the cell's less its entry cost
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
@@ -121,11 +124,7 @@ class Grid:
 
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
         """The cells one step from `cell`, in `Metric.steps` order."""
-        table = _NEIGHBOURS.get(self)
-        if table is None:
-            table = _NEIGHBOURS[self] = {c: tuple(n for n in (c.shifted(step) for step in self.metric.steps) if n in self)
-                                         for c in self.cells()}
-        found = table.get(cell)
+        found = _tables(self).neighbours.get(cell)
         if found is None:       # off the board: its neighbours that are on it
             return tuple(n for n in (cell.shifted(step) for step in self.metric.steps) if n in self)
         return found
@@ -143,7 +142,52 @@ class Grid:
         return tuple(cells)
 
 
-_NEIGHBOURS: dict[Grid, dict[Cell, tuple[Cell, ...]]] = {}
+class _Tables:
+    """A board size's cells in reading order (a cell's number is its place in that order, and
+    its bit in a set of cells is `1 << number`), each one's neighbours (as cells, and as a set
+    of cells), and `spread`, the cells next to a set of cells (some may be off the board, past
+    its last row): what every search looks up."""
+    __slots__ = ("cells", "number", "neighbours", "around", "board", "spread")
+
+    def __init__(self, grid: Grid):
+        steps, width = grid.metric.steps, grid.width
+        self.cells = grid.cells()
+        self.number = {cell: n for n, cell in enumerate(self.cells)}
+        self.neighbours = {c: tuple(n for n in (c.shifted(step) for step in steps) if n in grid) for c in self.cells}
+        self.around = [sum(1 << self.number[n] for n in self.neighbours[c]) for c in self.cells]
+        self.board = (1 << len(self.cells)) - 1
+        # The cells a step left or right keeps on the board: a bit shifted 1 would wrap a row.
+        lefts = sum(1 << n for n, c in enumerate(self.cells) if c.col > 0)
+        rights = sum(1 << n for n, c in enumerate(self.cells) if c.col < width - 1)
+        if grid.metric is Metric.ORTHOGONAL:
+            self.spread: Callable[[int], int] = lambda ring: (
+                ring >> width | ring << width | (ring & lefts) >> 1 | (ring & rights) << 1)
+        else:
+            self.spread = lambda ring: (
+                ring >> width | ring << width | (ring & lefts) >> 1 | (ring & rights) << 1
+                | (ring & rights) >> (width - 1) | (ring & rights) << (width + 1)
+                | (ring & lefts) << (width - 1) | (ring & lefts) >> (width + 1))
+
+
+_TABLES: dict[Grid, _Tables] = {}
+# The same tables found by a grid's identity, which spares hashing the grid (its metric is an
+# enum, hashed in Python) on every step of a search. Each entry holds its grid, so the address
+# it is kept under cannot be reused while it is there.
+_BY_IDENTITY: dict[int, tuple[Grid, _Tables]] = {}
+
+
+def _tables(grid: Grid) -> _Tables:
+    """`grid`'s tables: built once per board size (they depend on nothing else)."""
+    known = _BY_IDENTITY.get(id(grid))
+    if known is not None and known[0] is grid:
+        return known[1]
+    tables = _TABLES.get(grid)
+    if tables is None:
+        tables = _TABLES[grid] = _Tables(grid)
+    if len(_BY_IDENTITY) > 1024:
+        _BY_IDENTITY.clear()
+    _BY_IDENTITY[id(grid)] = (grid, tables)
+    return tables
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -180,6 +224,81 @@ def reachable(grid: Grid, start: Cell, budget: int | None, cost: EntryCost = uni
     _check_on(grid, start)
     settled, _ = _search(grid, start, _stepper(cost, step), budget, None)
     return {cell: spent for cell, spent in settled.items() if cell == start or can_stop(cell)}
+
+
+class Flood(NamedTuple):
+    """Every cell a move of one step per cell can enter from `start` within its budget, as
+    sets of cells (bits, see `cell_bits`): `rings[k]` holds the cells k steps away at the
+    fewest (`rings[0]` is `start`), `reached` all of them. Where it may end is the caller's to say.
+    (A named tuple: a game may flood once for every piece it moves.)"""
+    grid: Grid
+    start: Cell
+    rings: tuple[int, ...]
+    reached: int
+
+    @property
+    def steps(self) -> dict[Cell, int]:
+        """The fewest steps to each cell reached, fewest first, then in reading order."""
+        return {cell: k for k, ring in enumerate(self.rings) for cell in bit_cells(self.grid, ring)}
+
+    def route(self, goal: Cell) -> Route | None:
+        """The route to `goal` that `path` takes (None if it is out of reach): back from the
+        goal, each cell is entered from its first neighbour, in reading order, one ring nearer."""
+        tables = _tables(self.grid)
+        here = tables.number.get(goal)
+        if here is None or not self.reached >> here & 1:
+            return None
+        at = 0
+        while not self.rings[at] >> here & 1:
+            at += 1
+        cells, numbered, around = [], tables.cells, tables.around
+        for ring in self.rings[at - 1::-1] if at else ():     # the ring before each cell's
+            cells.append(numbered[here])
+            came = ring & around[here]
+            here = (came & -came).bit_length() - 1              # the first in reading order
+        cells.reverse()
+        return Route(cells=tuple(cells), cost=at)
+
+
+def cell_bits(grid: Grid, cells: Iterable[Cell]) -> int:
+    """A set of cells of `grid` as bits: bit `row * width + col` for each (cells off it left out)."""
+    return sum(1 << (cell.row * grid.width + cell.col) for cell in set(cells) if cell in grid)
+
+
+def bit_cells(grid: Grid, bits: int) -> list[Cell]:
+    """The cells of a set of cells as bits (`cell_bits`), in reading order."""
+    cells, found = _tables(grid).cells, []
+    while bits:
+        low = bits & -bits
+        found.append(cells[low.bit_length() - 1])
+        bits ^= low
+    return found
+
+
+def flood(grid: Grid, start: Cell, budget: int | None, blocked: int = 0, *, until: Cell | None = None) -> Flood:
+    """`reachable` and `path` where every cell costs 1 to enter but the `blocked` ones (bits,
+    see `cell_bits`), which cannot be: a breadth-first search, one ring of cells at a time.
+    With `can_stop`, `reachable` is the cells of `steps` that are `start` or pass `can_stop`,
+    and `path` to a goal that passes it (or is `start`) is `route(goal)`. With `until`, the
+    search ends with the ring that reaches that cell: enough for the route to it."""
+    tables = _tables(grid)
+    first = tables.number.get(start)
+    if first is None:
+        raise _off(grid, start)
+    if budget is not None and budget < 0:
+        raise ValueError(f"a budget is 0 or more, not {budget}")
+    ring = reached = 1 << first
+    enterable = tables.board & ~blocked & ~ring
+    last = None if until is None else tables.number.get(until)      # None: never reached
+    goal = 0 if last is None else 1 << last
+    rings, spread = [ring], tables.spread
+    while ring and not ring & goal and (budget is None or len(rings) <= budget):
+        ring = spread(ring) & enterable
+        if ring:
+            enterable &= ~ring
+            rings.append(ring)
+            reached |= ring
+    return Flood(grid, start, tuple(rings), reached)
 
 
 def follow(grid: Grid, start: Cell, cells: Sequence[Cell], cost: EntryCost = uniform_cost) -> Route:
@@ -241,7 +360,11 @@ def _checked(price: int, cell: Cell) -> int:
 def _check_on(grid: Grid, *cells: Cell) -> None:
     for cell in cells:
         if cell not in grid:
-            raise ValueError(f"{cell.to_wire()} is not on the {grid.width}x{grid.height} board")
+            raise _off(grid, cell)
+
+
+def _off(grid: Grid, cell: Cell) -> ValueError:
+    return ValueError(f"{cell.to_wire()} is not on the {grid.width}x{grid.height} board")
 
 
 def _coordinate(value: object, field: str, name: str, size: int) -> int:

@@ -386,3 +386,4 @@ def test_a_step_cost_prices_each_step_by_where_it_comes_from():
     assert reachable(grid, Cell(col=0, row=0), 3, step=step) == {Cell(col=0, row=0): 0, ledge: 3}
     route = path(grid, Cell(col=0, row=0), Cell(col=2, row=0), step=step)
     assert route is not None and route.cost == 3 + 1      # up onto the ledge, then down
+

@@ -6,9 +6,9 @@ from domain.engine.errors import RuleViolation
 from domain.engine.grid import Cell
 
 from . import events as ev
-from .board import board_of, destinations, distance, free_tile_near, pos, walk
+from .board import board_of, distance, distances, free_tile_near, pos, walk, walk_ends
 from .commands import Attack, Move
-from .hooks import Allowance, Provokes, StrikePower, allowance, ask, targetable
+from .hooks import Allowance, Provokes, StrikePower, allowance, ask, hooked, may, targetable, targetable_of
 from .resolver import SkirmishResolver, check_defeat, draw, end_effect, lasts, reach, speed
 from .state import Skirmish, Unit, opponent
 
@@ -18,7 +18,7 @@ def begin_turn(b: SkirmishResolver, seat: str) -> None:
     expire; the maximum AP rises by one (to the cap) and AP is fully restored; Second Chance
     units return; one card is drawn; Aggression forces attacks."""
     b.emit(ev.TurnStarted(turn=b.state.turn + 1, seat=seat))
-    for unit in b.state.on_board():
+    for unit in [u for u in b.state.units.values() if u.chips and u.on_board]:
         for chip in unit.chips:
             if chip.by == seat and lasts(chip.kind) == "timed":
                 end_effect(b, unit.key, chip.kind, "expired")
@@ -39,9 +39,11 @@ def begin_turn(b: SkirmishResolver, seat: str) -> None:
 def forced_attacks(b: SkirmishResolver, seat: str) -> None:
     """Aggression: each of the player's units (in team order) able to attack an aggressive
     opponent does, at the first such opponent in team order."""
+    if not hooked(b.state, Provokes):
+        return          # no effect in force provokes anyone
     for key in b.state.player(seat).units:
         unit = b.state.units[key]
-        if b.over or not unit.on_board or not allowance(b.state, unit, "attack").allowed:
+        if b.over or not unit.on_board or not may(b.state, unit, "attack"):
             continue
         target = next((t for t in attackable(b.state, unit)
                        if ask(b.state, Provokes(attacker=unit.key, target=t.key))[0].provoked), None)
@@ -52,8 +54,15 @@ def forced_attacks(b: SkirmishResolver, seat: str) -> None:
 
 def attackable(s: Skirmish, unit: Unit) -> list[Unit]:
     """Opponents exactly at the unit's reach that it may target."""
-    return [t for key in s.player(opponent(unit.seat)).units
-            if (t := s.units[key]).on_board and distance(s, unit, t) == reach(s, unit) and targetable(s, t, unit.seat)]
+    at = reach(s, unit)
+    near = [t for key in s.player(opponent(unit.seat)).units if (t := s.units[key]).on_board]
+    return [t for t, apart in zip(near, distances(s, unit, near)) if apart == at and targetable(s, t, unit.seat)]
+
+
+def open_foes(s: Skirmish, seat: str) -> list[Unit]:
+    """The opponents on the board that `seat` may target, in team order."""
+    return targetable_of(s, [t for key in s.player(opponent(seat)).units
+                             if (t := s.units[key]).cell is not None and not t.fainted], seat)
 
 
 def own_unit(s: Skirmish, seat: str, character: str) -> Unit:
@@ -115,7 +124,7 @@ def resolve_attack(b: SkirmishResolver, attacker: str, target: str) -> None:
     defender, foe = s.units[target], s.units[attacker]
     if b.over or not defender.on_board or not foe.on_board or distance(s, defender, foe) != reach(s, defender):
         return
-    if allowance(s, defender, "counter").allowed and targetable(s, foe, defender.seat):
+    if may(s, defender, "counter") and targetable(s, foe, defender.seat):
         strike(b, target, attacker, counter=True)
 
 
@@ -138,7 +147,6 @@ def end_turn(b: SkirmishResolver, seat: str) -> None:
 
 def walk_targets(s: Skirmish, unit: Unit) -> list[list[int]]:
     """The tiles a unit may walk to now, in reading order (empty if it may not move)."""
-    if not unit.on_board or not allowance(s, unit, "move").allowed:
+    if not unit.on_board or not may(s, unit, "move"):
         return []
-    return [c.to_wire() for c in sorted(destinations(s, unit, speed(s, unit)))]
-
+    return [list(end) for end in walk_ends(s, unit, speed(s, unit))]

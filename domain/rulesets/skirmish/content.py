@@ -8,7 +8,7 @@ from pathlib import Path
 import msgspec
 
 from domain.engine.content import ContentFiles, InForce
-from domain.engine.grid import Cell, Grid
+from domain.engine.grid import Cell, Grid, cell_bits
 
 CONTENT_DIR = Path(__file__).parent / "content"
 TARGETS = ("self", "ally", "enemy", "all_allies", "all_enemies")
@@ -103,8 +103,32 @@ class Board(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     def rocks(self) -> frozenset[Cell]:
         return frozenset(self.cells_marked("#"))
 
+    @cached_property
+    def rock_bits(self) -> int:
+        """The rocks as bits of the grid (`domain.engine.grid.cell_bits`): what a walk cannot enter."""
+        return cell_bits(self.grid, self.rocks)
+
+    @cached_property
+    def tiles_by_byte(self) -> tuple[tuple[tuple[tuple[int, int], ...], ...], ...]:
+        """Tiles as bits of the grid, a byte at a time: `[k][byte]` holds the (col, row) of the
+        tiles whose bits are set in `byte`, the k-th byte (little-endian), in reading order."""
+        cells = self.grid.cells()
+        return tuple(tuple(tuple((cells[n].col, cells[n].row) for n in range(8 * k, min(8 * k + 8, len(cells)))
+                                 if byte >> (n - 8 * k) & 1) for byte in range(256))
+                     for k in range((len(cells) + 7) // 8))
+
+    @cached_property
+    def tiles(self) -> dict[tuple[int, int], Cell]:
+        """Each tile's cell by its (col, row)."""
+        return {(cell.col, cell.row): cell for cell in self.grid.cells()}
+
     def zone(self, seat: str) -> tuple[Cell, ...]:
-        return self.cells_marked("a" if seat == "p1" else "b")
+        return self._zones[seat == "p1"]
+
+    @cached_property
+    def _zones(self) -> dict[bool, tuple[Cell, ...]]:
+        """The deployment zones: p1's ("a" tiles) under True, p2's ("b") under False."""
+        return {True: self.cells_marked("a"), False: self.cells_marked("b")}
 
 
 def _table(raw: dict[str, dict[str, object]], kind: type[msgspec.Struct]) -> dict[str, msgspec.Struct]:

@@ -2,13 +2,15 @@
 events), the hook registry `HOOKS`, and the answers the rules read from them."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any
 
 import msgspec
 
-from domain.engine.hooks import Effect, Hooks, modify
+from domain.engine.hooks import Effect, Hooks, Phase, modify
 
-from .state import Skirmish, Unit, effects
+from .state import Skirmish, Unit, effects, kinds
 
 HOOKS = Hooks()
 
@@ -46,14 +48,62 @@ class Provokes(msgspec.Struct, frozen=True, kw_only=True):
 
 def ask(s: Skirmish, query: Any) -> tuple[Any, list[Effect]]:
     """The query after every effect's modifiers, and the effects that changed it."""
+    if not hooked(s, type(query)):
+        return query, []
     return modify(HOOKS, effects(s), s, query)
 
 
+def hooked(s: Skirmish, query: type) -> bool:
+    """Whether an effect in force in `s` hooks `query` (a BEFORE handler on it): if none does,
+    every answer to such a query is the query as asked."""
+    return not _hooking(query).isdisjoint(kinds(s))
+
+
+# The effect kinds with a BEFORE handler on each query type. Every skirmish hook is registered
+# as the package loads (its `effects` modules), before any rule runs, so each set is fixed
+# once looked up.
+_HOOKING: dict[type, frozenset[str]] = {}
+
+
+def _hooking(query: type) -> frozenset[str]:
+    found = _HOOKING.get(query)
+    if found is None:
+        probe = tuple(Effect(kind=kind, owner="") for kind in sorted(HOOKS.kinds))
+        found = _HOOKING[query] = frozenset(row[0].kind for row in HOOKS.plan(Phase.BEFORE, query, probe))
+    return found
+
+
+_SPENT = {"move": attrgetter("moved"), "attack": attrgetter("attacked"), "counter": attrgetter("countered")}
+
+
 def allowance(s: Skirmish, unit: Unit, act: str) -> Allowance:
-    spent = {"move": unit.moved, "attack": unit.attacked, "counter": unit.countered}[act]
+    spent = _SPENT[act](unit)
     result: Allowance = ask(s, Allowance(unit=unit.key, act=act, spent=spent, allowed=not spent))[0]
     return result
 
 
+def may(s: Skirmish, unit: Unit, act: str) -> bool:
+    """`allowance(s, unit, act).allowed`."""
+    return may_each(s, (unit,), act)[0]
+
+
+def may_each(s: Skirmish, units: Sequence[Unit], act: str) -> list[bool]:
+    """`may` for each of `units`: while no effect in force hooks an allowance, whether each has
+    not yet acted so this turn."""
+    if hooked(s, Allowance):
+        return [allowance(s, unit, act).allowed for unit in units]
+    spent = _SPENT[act]
+    return [not spent(unit) for unit in units]
+
+
 def targetable(s: Skirmish, unit: Unit, by: str) -> bool:
+    if not hooked(s, Targetable):
+        return True
     return bool(ask(s, Targetable(unit=unit.key, by=by))[0].allowed)
+
+
+def targetable_of(s: Skirmish, units: list[Unit], by: str) -> list[Unit]:
+    """Those of `units` that `by` may target: while no effect in force hooks targeting, all."""
+    if not hooked(s, Targetable):
+        return units
+    return [unit for unit in units if ask(s, Targetable(unit=unit.key, by=by))[0].allowed]

@@ -7,24 +7,29 @@ from itertools import combinations
 from domain.engine.grid import Cell
 from domain.engine.mulligan import mulligan_picks
 
-from .board import board_of, distance
+from .board import board_of, distances, walk_ends
 from .cards import can_use
-from .combat import attackable, walk_targets
+from .combat import open_foes
 from .commands import Attack, EndTurn, Field, Mulligan, Move, Place, Play, SkirmishCommand
 from .content import Card, content
-from .hooks import allowance, targetable
+from .hooks import may_each
 from .preparation import field_range, free_zone, unplaced
+from .resolver import reach, speed
 from .state import SEATS, Skirmish, Unit, opponent
+
+
+_NOBODY: frozenset[str] = frozenset()
+_ONLY = {seat: frozenset((seat,)) for seat in SEATS}
 
 
 def awaiting(s: Skirmish) -> frozenset[str]:
     if s.defeated:
-        return frozenset()
+        return _NOBODY
     if s.phase in ("select", "mulligan"):
-        return s.choices.waiting_for() if s.choices else frozenset()
+        return s.choices.waiting_for() if s.choices else _NOBODY
     if s.phase == "place":
         return frozenset(seat for seat in SEATS if unplaced(s, seat))
-    return frozenset((s.active,)) if s.active else frozenset()
+    return (_ONLY.get(s.active) or frozenset((s.active,))) if s.active else _NOBODY
 
 
 def legal_commands(s: Skirmish, seat: str) -> list[SkirmishCommand]:
@@ -49,31 +54,41 @@ def selections(s: Skirmish, seat: str) -> list[Field]:
 
 def combat_commands(s: Skirmish, seat: str) -> list[SkirmishCommand]:
     found: list[SkirmishCommand] = []
-    units = [u for u in s.fielded(seat) if u.on_board]
-    for unit in units:
-        found += [Move(character=unit.character, to=tuple(cell)) for cell in walk_targets(s, unit)]
-    for unit in units:
-        if allowance(s, unit, "attack").allowed:
-            found += [Attack(character=unit.character, target=t.key) for t in attackable(s, unit)]
+    units = s.fielded_on_board(seat)
+    foes = open_foes(s, seat)
+    apart = [distances(s, unit, foes) for unit in units]       # from each unit to each of `foes`
+    for unit, free in zip(units, may_each(s, units, "move")):
+        if free:
+            found += [Move(character=unit.character, to=end) for end in walk_ends(s, unit, speed(s, unit))]
+    for unit, free, far in zip(units, may_each(s, units, "attack"), apart):
+        if free:        # `attackable`: the foes exactly at its reach
+            at = reach(s, unit)
+            found += [Attack(character=unit.character, target=t.key) for t, d in zip(foes, far) if d == at]
     p = s.player(seat)
+    allies = [u.key for u in units]
+    cards = content().cards
     for card_id in sorted(set(p.hand)):
-        card = content().cards[card_id]
+        card = cards[card_id]
         if card.cost <= p.ap:
-            found += [play for unit in units if can_use(card, unit) for play in plays(s, seat, card, unit)]
+            found += [play for unit, far in zip(units, apart) if can_use(card, unit)
+                      for play in plays(s, seat, card, unit, allies, foes, far)]
     found.append(EndTurn())
     return found
 
 
-def plays(s: Skirmish, seat: str, card: Card, user: Unit) -> list[SkirmishCommand]:
+def plays(s: Skirmish, seat: str, card: Card, user: Unit, allies: list[str], foes: list[Unit],
+          apart: list[int]) -> list[SkirmishCommand]:
+    """Every way `user` can play `card`: `allies` are the keys of the seat's units on the
+    board, `foes` the opponents on the board it may target (`open_foes`), `apart` how far
+    each of them is from `user`."""
     exerts = (False, True) if card.keyword == "exert" and s.player(seat).max_ap >= 1 else (False,)
     targets: list[str | None]
     if card.target in ("self", "all_allies", "all_enemies"):
         targets = [None]
     elif card.target == "ally":
-        targets = [u.key for u in s.fielded(seat) if u.on_board]
+        targets = [*allies]
     else:
-        targets = [u.key for u in s.fielded(opponent(seat)) if u.on_board and targetable(s, u, seat)
-                   and (card.range is None or distance(s, user, u) <= card.range)]
+        targets = [u.key for u, d in zip(foes, apart) if u.fielded and (card.range is None or d <= card.range)]
     return [Play(card=card.id, character=user.character, target=t, exert=x) for t in targets for x in exerts]
 
 

@@ -14,6 +14,7 @@ from .state import SEATS, Skirmish, Unit, effects
 
 class SkirmishResolver(Resolver[Skirmish]):
     """A skirmish batch: a unit faints once its damage passes its armor."""
+    FOLLOWS = frozenset({ev.Struck, ev.SkillDamaged})
 
     def follow(self, event: Event) -> None:
         """Seed 001, Combat: a unit whose damage taken surpasses its armor faints."""
@@ -81,7 +82,8 @@ def check_defeat(b: SkirmishResolver) -> None:
     if b.state.phase != "combat":
         return
     for seat in SEATS:
-        if all(u.fainted and not u.returning for u in b.state.fielded(seat)):
+        s = b.state
+        if all(u.fainted and not u.returning for k in s.player(seat).units if (u := s.units[k]).fielded):
             defeat(b, seat, "lost every character")
 
 

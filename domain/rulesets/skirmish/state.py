@@ -129,6 +129,11 @@ class Skirmish(msgspec.Struct, frozen=True, kw_only=True):
     def on_board(self) -> list[Unit]:
         return [u for u in self.units.values() if u.on_board]
 
+    def fielded_on_board(self, seat: str) -> list[Unit]:
+        """The seat's fielded units on the board, in team order."""
+        return [u for k in self.player(seat).units
+                if (u := self.units[k]).fielded and u.cell is not None and not u.fainted]
+
     def occupant(self, cell: Cell) -> Unit | None:
         pos = (cell.col, cell.row)
         return next((u for u in self.units.values() if u.cell == pos and not u.fainted), None)
@@ -148,14 +153,44 @@ _last_effects: tuple[object, tuple[Effect, ...]] = (None, ())
 def effects(s: Skirmish) -> tuple[Effect, ...]:
     """Hooked effects in source order: each fielded unit's talent, then the chips on it. They
     depend on the units alone, and the same units dict gives back the same tuple (which the
-    hooks look up by identity)."""
+    hooks look up by identity); so do units that give equal effects, as they mostly do from
+    one event to the next."""
     global _last_effects
-    units, found = _last_effects        # one read of one pair: safe across threads
+    units, last = _last_effects         # one read of one pair: safe across threads
     if units is s.units:
-        return found
+        return last
     found = _effects(s.units)
+    if found == last:
+        found = last
     _last_effects = (s.units, found)
     return found
+
+
+_last_kinds: tuple[object, frozenset[str]] = (None, frozenset())
+
+
+def kinds(s: Skirmish) -> frozenset[str]:
+    """The kinds of `effects(s)`, worked out without building them (the same for the same units
+    dict): whether any effect hooks a query needs no more."""
+    global _last_kinds
+    units, found = _last_kinds          # one read of one pair: safe across threads
+    if units is not s.units:
+        kinds_: set[str] = set()
+        for unit in s.units.values():
+            if unit.fielded:
+                kinds_.add(unit.talent)
+                if unit.chips and not unit.fainted:
+                    for chip in unit.chips:
+                        kinds_.add(chip.kind)
+        found = frozenset(kinds_)
+        _last_kinds = (s.units, found)
+    return found
+
+
+# Each unit's effects, by its key, with the record they were worked out from: they are used
+# again for a record whose every input to them (talent, fainting, chips) is equal, as most
+# records from one event to the next are (a walk changes a tile, a new turn the action flags).
+_OF_UNIT: dict[str, tuple[Unit, tuple[Effect, ...]]] = {}
 
 
 def _effects(units: dict[str, Unit]) -> tuple[Effect, ...]:
@@ -163,10 +198,25 @@ def _effects(units: dict[str, Unit]) -> tuple[Effect, ...]:
     for unit in units.values():
         if not unit.fielded:
             continue
-        found.append(Effect(kind=unit.talent, owner=unit.key))
-        if not unit.fainted:
-            found.extend(Effect(kind=chip.kind, owner=unit.key, source=chip.by) for chip in unit.chips)
+        known = _OF_UNIT.get(unit.key)
+        if known is None or not _same_effects(known[0], unit):
+            known = _OF_UNIT[unit.key] = (unit, _unit_effects(unit))
+        found.extend(known[1])
     return tuple(found)
+
+
+def _same_effects(before: Unit, unit: Unit) -> bool:
+    """Whether two records of one unit give the same effects (`_unit_effects` reads no more)."""
+    return before is unit or (before.key == unit.key and before.talent == unit.talent
+                              and before.fainted == unit.fainted and before.chips == unit.chips)
+
+
+def _unit_effects(unit: Unit) -> tuple[Effect, ...]:
+    """A fielded unit's talent, then (unless it has fainted) the chips on it."""
+    talent = Effect(kind=unit.talent, owner=unit.key)
+    if unit.fainted:
+        return (talent,)
+    return (talent, *(Effect(kind=chip.kind, owner=unit.key, source=chip.by) for chip in unit.chips))
 
 
 def without(pile: tuple[str, ...], card: str) -> tuple[str, ...]:
