@@ -20,26 +20,38 @@ def slot(s: Battleboard, unit: Combatant, action: Action) -> tuple[bool, bool]:
     """(a double down, paid by Invigorated), or RuleViolation. Two actions of different kinds a
     turn (one in a half turn, or when stunned); doubling down adds one of a kind already taken,
     never an identical one unless it is repeatable or Invigorated pays for it."""
+    found = open_slot(s, unit, action)
+    if found is not None:
+        return found
     if action.kind not in unit.kinds:
-        regular = len(unit.kinds) - (1 if unit.doubled else 0)
-        if regular >= unit.slots:
-            raise RuleViolation(f"{unit.name} has taken its {unit.slots} action{'s' if unit.slots > 1 else ''} "
-                                f"this turn; doubling down repeats a kind already taken ({', '.join(unit.kinds)})")
-        return False, False
+        raise RuleViolation(f"{unit.name} has taken its {unit.slots} action{'s' if unit.slots > 1 else ''} "
+                            f"this turn; doubling down repeats a kind already taken ({', '.join(unit.kinds)})")
     if unit.doubled:
         raise RuleViolation(f"{unit.name} has already doubled down this turn")
+    if action.id in unit.taken and not action.repeatable and not unit.count("invigorated"):
+        raise RuleViolation(f"{action.name} is not repeatable: double down with another {action.kind} action")
+    raise RuleViolation(f"doubling down costs {s.params.double_down_energy} energy "
+                        f"(+{action.energy} for {action.name}); {unit.name} has {unit.energy}")
+
+
+def open_slot(s: Battleboard, unit: Combatant, action: Action) -> tuple[bool, bool] | None:
+    """`slot`'s answer where it has one, else None (where `slot` says why not)."""
+    if action.kind not in unit.kinds:
+        regular = len(unit.kinds) - (1 if unit.doubled else 0)
+        return (False, False) if regular < unit.slots else None
+    if unit.doubled:
+        return None
     invigorated = unit.count("invigorated") > 0
     if action.id in unit.taken and not action.repeatable and not invigorated:
-        raise RuleViolation(f"{action.name} is not repeatable: double down with another {action.kind} action")
+        return None
     if not invigorated and unit.energy < s.params.double_down_energy + action.energy:
-        raise RuleViolation(f"doubling down costs {s.params.double_down_energy} energy "
-                            f"(+{action.energy} for {action.name}); {unit.name} has {unit.energy}")
+        return None
     return True, invigorated
 
 
 def costs(s: Battleboard, unit: Combatant, action: Action, double: bool, invigorated: bool, reroll: int) -> int:
     """The energy the action spends; RuleViolation if energy or focus fall short."""
-    energy = action.energy + (s.params.double_down_energy if double and not invigorated else 0)
+    energy = energy_cost(s, action, double, invigorated)
     if unit.energy < energy:
         raise RuleViolation(f"{action.name} costs {energy} energy; {unit.name} has {unit.energy}", energy=unit.energy)
     if unit.focus < action.focus + reroll:
@@ -50,6 +62,15 @@ def costs(s: Battleboard, unit: Combatant, action: Action, double: bool, invigor
     if reroll > max_reroll(action):
         raise RuleViolation(f"{action.name} rerolls at most {max_reroll(action)} dice", reroll=reroll)
     return energy
+
+
+def energy_cost(s: Battleboard, action: Action, double: bool, invigorated: bool) -> int:
+    return action.energy + (s.params.double_down_energy if double and not invigorated else 0)
+
+
+def payable(s: Battleboard, unit: Combatant, action: Action, double: bool, invigorated: bool) -> bool:
+    """Whether `costs` accepts the action with no reroll (so raises nothing)."""
+    return unit.energy >= energy_cost(s, action, double, invigorated) and unit.focus >= action.focus
 
 
 def max_reroll(action: Action) -> int:
@@ -101,4 +122,4 @@ def resolve(b: BoardResolver, key: str, action: Action, target: Aim) -> None:
         apply_steps(b, key, other, action)
 
 
-__all__ = ["STEPS", "act", "apply_steps", "costs", "max_reroll", "slot"]
+__all__ = ["STEPS", "act", "apply_steps", "costs", "max_reroll", "open_slot", "payable", "slot"]

@@ -3,11 +3,12 @@ choice of token, and the effects an attack applies."""
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from domain.engine.errors import RuleViolation
 
 from . import events as ev
-from .board import die_penalty, origins, within
+from .board import best_origins, die_penalty, distance, origin_reaches
 from .content import Action, content
 from .hooks import DefenseQuery, EvasionQuery, defense_of
 from .resolver import BoardResolver, lose_token
@@ -17,6 +18,7 @@ from .steps import apply_steps
 EXPRESSION = re.compile(r"^(\d+)d\*(\d+)([+-]\d+)?$")
 
 
+@cache
 def parse_dice(expression: str) -> tuple[int, int, int]:
     """`Nd*M+K`: N twelve-sided dice; the Attack Value is hits x M + K (README: the seed's text
     says "multiplied by 3" of 3d*4+1, the notation says 4; the notation wins)."""
@@ -41,8 +43,21 @@ def best_origin(s: Battleboard, attacker: Combatant, target: Combatant, reach: i
     """The origin within `reach` of the target that loses the fewest dice (the first on the path
     among equals), or None if none is in reach."""
     assert target.cell is not None
-    found = [o for o in origins(s, attacker) if within(s, o, target.cell, reach)]
-    return min(found, key=lambda o: die_penalty(s, attacker, o, target)) if found else None
+    table = best_origins(s, attacker, reach)
+    if table is not None:
+        return table.get(target.cell)
+    return nearest_origin(origin_reaches(s, attacker), target.cell, reach)
+
+
+def nearest_origin(options: tuple[tuple[Pos, int, dict[Pos, int] | None], ...], cell: Pos, reach: int) -> Pos | None:
+    """`best_origin` from the attacker's `origin_reaches`. (The die the target's own cell costs
+    is the same from every origin, so the origins compare by the attacker's share alone.)"""
+    best, fewest = None, 0
+    for origin, lost, spans in options:
+        steps = distance(origin, cell) if spans is None else spans.get(cell)
+        if steps is not None and steps <= reach and (best is None or lost < fewest):
+            best, fewest = origin, lost
+    return best
 
 
 def run_attacks(b: BoardResolver, plan: AttackPlan) -> None:

@@ -7,23 +7,24 @@ is orthogonal (`Metric.ORTHOGONAL`), and so is every distance.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache, lru_cache
 
 from domain.engine.grid import Cell, Grid, reachable
 
 from .content import Map, content
+from .layout import Layout, grid, layout_of
+from .reading import Mover, Reading, reading, recalled, remembered
 from .state import HEROES, Battleboard, Combatant, Pos
 
 STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))      # up, right, down, left
 
 
-@cache
-def grid(width: int, height: int) -> Grid:
-    return Grid(width, height)
-
-
 def board(s: Battleboard) -> Grid:
     return grid(s.params.width, s.params.height)
+
+
+def layout(s: Battleboard) -> Layout:
+    """The fixed tables of the state's map and board under the content in force."""
+    return layout_of(content(), s.map, grid(s.params.width, s.params.height))
 
 
 def on_board(s: Battleboard, p: Pos) -> bool:
@@ -84,31 +85,20 @@ def zoc_cost(s: Battleboard, unit: Combatant, p: Pos) -> int:
     Flight ignores the zones of enemies without flight."""
     if unit.moves_as("bull_rush"):
         return 0
-    flying = unit.moves_as("flight")
-    return sum(1 for e in enemies(s, unit)
-               if (not flying or e.moves_as("flight")) and e.cell is not None and distance(e.cell, p) <= 1)
+    return reading(s).zones(unit.side, unit.moves_as("flight")).get(p, 0)
 
 
 def enemy_at(s: Battleboard, unit: Combatant, p: Pos) -> bool:
-    return any(e.cell == p for e in enemies(s, unit))
+    return p in reading(s).enemy_cells(unit.side)
 
 
 def step_cost(s: Battleboard, unit: Combatant, frm: Pos, to: Pos, *, through_enemies: bool = False) -> int | None:
     """Movement points to step from `frm` onto the next cell `to`, or None where it may not."""
-    kind = terrain(s, to)
-    flying = unit.moves_as("flight")
-    if kind == "barrier" or (kind == "challenging" and not (flying or unit.lifted)):
-        return None
-    if not through_enemies and enemy_at(s, unit, to):
-        return None
-    cost = 1
-    if kind == "difficult" and not flying:
-        cost += 1
-    if kind == "liquid" and not (flying or unit.moves_as("swimming")):
-        cost += 1
-    if level(s, to) > level(s, frm) and not flying:
-        cost += 1 if unit.moves_as("climbing") else 2
-    return cost + zoc_cost(s, unit, to)
+    return _step_cost(reading(s), unit, frm, to, through_enemies)
+
+
+def _step_cost(r: Reading, unit: Combatant, frm: Pos, to: Pos, through_enemies: bool = False) -> int | None:
+    return Mover(r, unit, through_enemies).cost(frm, to)
 
 
 def reach(s: Battleboard, unit: Combatant) -> dict[Pos, int]:
@@ -116,12 +106,14 @@ def reach(s: Battleboard, unit: Combatant) -> dict[Pos, int]:
     another combatant's cell), with the least each costs: the view's movement range."""
     if unit.cell is None:
         return {}
+    r = reading(s)
+    mover = Mover(r, unit)
 
     def price(frm: Cell, to: Cell) -> int | None:
-        return step_cost(s, unit, (frm.col, frm.row), (to.col, to.row))
+        return mover.cost((frm.col, frm.row), (to.col, to.row))
 
     def free(cell: Cell) -> bool:
-        return not any(u.cell == (cell.col, cell.row) for u in s.units.values() if not u.defeated)
+        return (cell.col, cell.row) not in r.occupied
 
     found = reachable(board(s), to_cell(unit.cell), unit.mp, step=price, can_stop=free)
     return {(c.col, c.row): cost for c, cost in found.items()}
@@ -135,32 +127,75 @@ def hazard_paid(s: Battleboard, unit: Combatant, p: Pos) -> bool:
 def steps(s: Battleboard, unit: Combatant) -> list[tuple[Pos, int, int]]:
     """Every next cell of the movement path it can afford now: (cell, cost, cells skipped).
     Steps first, in up-right-down-left order, then teleport jumps by direction and length."""
+    if unit.cell is None:
+        return []
+    r = reading(s)
+    return list(remembered(unit, _steps_key(r, unit), lambda: tuple(_steps(r, unit))))
+
+
+def _steps_key(r: Reading, unit: Combatant) -> tuple[object, ...]:
+    """All `_steps` reads besides the combatant: the layout, and where its enemies stand."""
+    return ("steps", r.layout, r.standing(unit.side, True))
+
+
+def step_to(s: Battleboard, unit: Combatant, to: Pos) -> tuple[int, int] | None:
+    """(cost, cells skipped) of the entry of `steps` that lands on `to`, or None if none does.
+    Only the one candidate is priced: a step lands next to the combatant and a jump two or more
+    cells away, and no two entries land on the same cell."""
     here = unit.cell
     if here is None:
-        return []
+        return None
+    r = reading(s)
+    listed: tuple[tuple[Pos, int, int], ...] | None = recalled(unit, _steps_key(r, unit))  # type: ignore[assignment]
+    if listed is not None:
+        return next(((cost, skipped) for cell, cost, skipped in listed if cell == to), None)
+    terrain_at = r.layout.terrain
+    if to in r.layout.neighbours_of(here):
+        cost = _step_cost(r, unit, here, to)
+        if cost is None or cost > unit.mp or (terrain_at[to] == "hazardous" and not unit.tokens_left):
+            return None
+        return cost, 0
+    if unit.teleport_left and unit.mp >= 1:
+        return next(((1, skipped) for cell, skipped in _jumps(r, unit)
+                     if cell == to and (terrain_at[cell] != "hazardous" or unit.tokens_left)), None)
+    return None
+
+
+def _steps(r: Reading, unit: Combatant) -> list[tuple[Pos, int, int]]:
+    here = unit.cell
+    assert here is not None
+    terrain_at = r.layout.terrain
+    price = Mover(r, unit).cost
     found = []
-    for to in neighbours(s, here):
-        cost = step_cost(s, unit, here, to)
-        if cost is not None and cost <= unit.mp and (not hazard_paid(s, unit, to) or unit.tokens_left):
+    for to in r.layout.neighbours_of(here):
+        cost = price(here, to)
+        if cost is not None and cost <= unit.mp and (terrain_at[to] != "hazardous" or unit.tokens_left):
             found.append((to, cost, 0))
     if unit.teleport_left and unit.mp >= 1:
-        found += [(to, 1, skipped) for to, skipped in jumps(s, unit)
-                  if not hazard_paid(s, unit, to) or unit.tokens_left]
+        found += [(to, 1, skipped) for to, skipped in _jumps(r, unit)
+                  if terrain_at[to] != "hazardous" or unit.tokens_left]
     return found
 
 
 def jumps(s: Battleboard, unit: Combatant) -> list[tuple[Pos, int]]:
     """Teleportation: straight jumps skipping 1..teleport_left cells, none a barrier or obscuring
     terrain; the landing may not be a barrier or an enemy's cell (other terrain is ignored)."""
+    return _jumps(reading(s), unit)
+
+
+def _jumps(r: Reading, unit: Combatant) -> list[tuple[Pos, int]]:
     assert unit.cell is not None
+    terrain_at, width, height = r.layout.terrain, r.layout.grid.width, r.layout.grid.height
+    enemies_on = r.enemy_cells(unit.side)
     found = []
     for dc, dr in STEPS:
         for skipped in range(1, unit.teleport_left + 1):
             over = [(unit.cell[0] + dc * k, unit.cell[1] + dr * k) for k in range(1, skipped + 1)]
             to = (unit.cell[0] + dc * (skipped + 1), unit.cell[1] + dr * (skipped + 1))
-            if not on_board(s, to) or any(terrain(s, c) in ("barrier", "obscuring") for c in over):
+            if not (0 <= to[0] < width and 0 <= to[1] < height) \
+                    or any(terrain_at[c] in ("barrier", "obscuring") for c in over):
                 break
-            if terrain(s, to) != "barrier" and not enemy_at(s, unit, to):
+            if terrain_at[to] != "barrier" and to not in enemies_on:
                 found.append((to, skipped))
     return found
 
@@ -168,23 +203,29 @@ def jumps(s: Battleboard, unit: Combatant) -> list[tuple[Pos, int]]:
 def origins(s: Battleboard, unit: Combatant) -> list[Pos]:
     """Seed 002, Patterns: an action originates on or next to the movement path. A higher cell is
     not next to a lower one (Elevated Terrain): adjacency counts from high to low only."""
-    return list(_origins(the_map(s), board(s), unit.path or ((unit.cell,) if unit.cell else ())))
+    return list(layout(s).origins(_path(unit)))
 
 
-@lru_cache(maxsize=4096)
-def _origins(m: Map, on: Grid, path: tuple[Pos, ...]) -> tuple[Pos, ...]:
-    found: list[Pos] = []
-    for p in path:
-        for q in (p, *_next_to(m, on, p)):
-            if q not in found:
-                found.append(q)
-    return tuple(found)
+def _path(unit: Combatant) -> tuple[Pos, ...]:
+    return unit.path or ((unit.cell,) if unit.cell else ())
 
 
-def _next_to(m: Map, on: Grid, p: Pos) -> list[Pos]:
-    """Elevated Terrain: the cells next to `p` for an effect used from it, the lower and the
-    level ones; a higher cell is not next to a lower one."""
-    return [(c.col, c.row) for c in on.neighbours(to_cell(p)) if m.level(c.col, c.row) <= m.level(*p)]
+def best_origins(s: Battleboard, unit: Combatant, reach: int) -> dict[Pos, Pos] | None:
+    """Under `elevated_range`, each cell an effect of `reach` from the combatant's origins
+    reaches, with the origin `best_origin` picks there (`Layout.best_origins`, shared: read it,
+    never change it); None under 1.0.0's rules."""
+    if not s.rules.elevated_range:
+        return None
+    return layout(s).best_origins(_path(unit), liquid_ignored(unit), reach)
+
+
+def origin_reaches(s: Battleboard, unit: Combatant) -> tuple[tuple[Pos, int, dict[Pos, int] | None], ...]:
+    """Each origin of the combatant's actions (`origins`) with the dice an attack from it loses
+    there (`cell_penalty`) and, under `elevated_range`, the steps from it to every cell an effect
+    reaches (`span`; None: count the distance)."""
+    lay, elevated = layout(s), s.rules.elevated_range
+    return tuple((o, _cell_penalty(lay.terrain[o], unit), lay.spans(o) if elevated else None)
+                 for o in lay.origins(_path(unit)))
 
 
 def span(s: Battleboard, origin: Pos, target: Pos) -> int | None:
@@ -194,23 +235,7 @@ def span(s: Battleboard, origin: Pos, target: Pos) -> int | None:
     1.0.0's rules every step counted alike."""
     if not s.rules.elevated_range:
         return distance(origin, target)
-    return _spans(the_map(s), board(s), origin).get(target)
-
-
-@lru_cache(maxsize=4096)
-def _spans(m: Map, on: Grid, origin: Pos) -> dict[Pos, int]:
-    """The steps from `origin` to every cell an effect reaches, never climbing."""
-    found = {origin: 0}
-    frontier = [origin]
-    while frontier:
-        nxt = []
-        for p in frontier:
-            for q in _next_to(m, on, p):
-                if q not in found:
-                    found[q] = found[p] + 1
-                    nxt.append(q)
-        frontier = nxt
-    return found
+    return layout(s).spans(origin).get(target)
 
 
 def within(s: Battleboard, origin: Pos, target: Pos, reach: int) -> bool:
@@ -231,7 +256,10 @@ def die_penalty(s: Battleboard, attacker: Combatant, origin: Pos, target: Combat
 def cell_penalty(s: Battleboard, who: Combatant, p: Pos) -> int:
     """The die an attack loses for `who` attacking from, or targeted on, obscuring or liquid
     terrain at `p`."""
-    kind = terrain(s, p)
+    return _cell_penalty(terrain(s, p), who)
+
+
+def _cell_penalty(kind: str, who: Combatant) -> int:
     return 1 if kind == "obscuring" or (kind == "liquid" and not liquid_ignored(who)) else 0
 
 

@@ -3,7 +3,7 @@ into frozen records and hashes it."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -167,6 +167,8 @@ class BattleboardContent(ContentFiles):
         self.presets = self._load("presets.toml", "presets", Preset)
         self.basic = tuple(a.id for a in self.actions.values() if a.basic)
         self._cells: dict[str, dict[tuple[int, int], tuple[str, int]]] = {}
+        # Each map's tables at each board size (`layout.layout_of`), built from this content once.
+        self.layouts: dict[tuple[str, int, int], Any] = {}
 
     def cells(self, map_id: str) -> dict[tuple[int, int], tuple[str, int]]:
         """Each cell of a map, (col, row) -> (terrain, level), read once."""

@@ -3,8 +3,9 @@ what the rules play for a seat whose clock ran out."""
 from __future__ import annotations
 
 from domain.engine.errors import RuleViolation
+from domain.engine.memo import StateMemo
 
-from .actions import costs, max_reroll, slot
+from .actions import max_reroll, open_slot, payable
 from .attack import defenses
 from .board import section_rows, steps
 from .commands import Act, Advance, BattleboardCommand, Choose, Convert, Defend, EndTurn, Move, Place
@@ -14,7 +15,17 @@ from .state import HEROES, Battleboard, Combatant, side_of_seat
 from .turns import free_cells, unplaced
 
 
+_AWAITING = StateMemo()       # state -> the seats it awaits (a frozenset, computed once per state)
+
+
 def awaiting(s: Battleboard) -> frozenset[str]:
+    found = _AWAITING.get(s, "awaiting")
+    if found is None:
+        found = _AWAITING.put(s, "awaiting", _awaiting(s))
+    return found
+
+
+def _awaiting(s: Battleboard) -> frozenset[str]:
     if s.ended is not None:
         return frozenset()
     if s.phase == "order":
@@ -81,10 +92,8 @@ def unit_actions(s: Battleboard, unit: Combatant) -> list[BattleboardCommand]:
     actions = content().actions
     for action_id in unit.actions:
         action = actions[action_id]
-        try:
-            double, invigorated = slot(s, unit, action)
-            costs(s, unit, action, double, invigorated, 0)
-        except RuleViolation:
+        taking = open_slot(s, unit, action)       # where `slot` and `costs` would accept it
+        if taking is None or not payable(s, unit, action, *taking):
             continue
         rerolls = range(min(max_reroll(action), unit.focus - action.focus) + 1)
         for aiming in aims(s, unit, action, seen):

@@ -13,10 +13,12 @@ from itertools import combinations, combinations_with_replacement
 
 from domain.engine.errors import RuleViolation
 
-from .attack import best_origin
-from .board import STEPS, enemy_at, hazard_paid, on_board, cell_penalty, origins, step_cost, within
+from .attack import nearest_origin
+from .board import (STEPS, best_origins, cell_penalty, enemy_at, hazard_paid, on_board, origin_reaches, origins,
+                    step_cost, within)
 from .commands import Act
 from .content import Action
+from .reading import reading, remembered
 from .state import Battleboard, Combatant, Pos
 
 MULTI = 3                            # Scatter and Flurry: up to 3 attacks
@@ -32,26 +34,37 @@ class Aim:
 
 
 def foes_of(s: Battleboard, unit: Combatant) -> list[Combatant]:
-    return [u for u in s.units.values() if u.side != unit.side and not u.defeated and u.cell is not None]
+    return [u for u in reading(s).placed if u.side != unit.side]
 
 
 def allies_of(s: Battleboard, unit: Combatant) -> list[Combatant]:
-    return [u for u in s.units.values() if u.side == unit.side and not u.defeated and u.cell is not None]
+    return [u for u in reading(s).placed if u.side == unit.side]
 
 
 def in_reach(s: Battleboard, unit: Combatant, action: Action,
              seen: dict[tuple[str, int], dict[str, Pos]] | None = None) -> dict[str, Pos]:
     """Each enemy (or ally) the action can single out, with the origin it would use. `seen`
     keeps the answers of one listing, by target kind and range."""
+    key = (action.target, action.range)
     if seen is not None:
-        key = (action.target, action.range)
         if key not in seen:
             seen[key] = in_reach(s, unit, action)
         return seen[key]
+    r = reading(s)
+    # All `_in_reach` reads besides the combatant: the layout, the range rule, and where the
+    # combatants it may single out stand.
+    reads = ("reach", key, r.layout, s.rules.elevated_range, r.standing(unit.side, action.target == "enemy"))
+    return dict(remembered(unit, reads, lambda: _in_reach(s, unit, action)))
+
+
+def _in_reach(s: Battleboard, unit: Combatant, action: Action) -> dict[str, Pos]:
     pool = foes_of(s, unit) if action.target == "enemy" else allies_of(s, unit)
+    table = best_origins(s, unit, action.range)
+    options = origin_reaches(s, unit) if table is None else ()
     found = {}
     for other in pool:
-        origin = best_origin(s, unit, other, action.range)
+        assert other.cell is not None
+        origin = table.get(other.cell) if table is not None else nearest_origin(options, other.cell, action.range)
         if origin is not None:
             found[other.id] = origin
     return found

@@ -72,7 +72,7 @@ class Rules(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
 RULES_1_0_0 = msgspec.convert(with_older(Rules, {}), type=Rules)
 
 
-class Combatant(msgspec.Struct, frozen=True, kw_only=True):
+class Combatant(msgspec.Struct, frozen=True, kw_only=True, weakref=True):
     """One combatant: its stats, defense tokens, effect tokens, resources, and this turn's record
     (movement points, the movement path, the actions taken)."""
     id: str                         # a hero's seat ("h1"), or "f1", "f2"... for foes
@@ -135,7 +135,7 @@ class AttackPlan(msgspec.Struct, frozen=True, kw_only=True):
     origin: Pos = (0, 0)
 
 
-class Battleboard(msgspec.Struct, frozen=True, kw_only=True):
+class Battleboard(msgspec.Struct, frozen=True, kw_only=True, weakref=True):
     params: Params
     rules: Rules = RULES_1_0_0      # a state stored before 1.1.0 (a snapshot) has none: it played 1.0.0's
     map: str

@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.engine.errors import RuleViolation
 
 from . import events as ev
-from .board import hazard_paid, in_section, placeable, snap_target, steps
+from .board import hazard_paid, in_section, placeable, snap_target, step_to
 from .commands import Move
 from .resolver import BoardResolver, lose_token
 from .state import HEROES, Battleboard, Combatant, other, side_of_seat
@@ -105,7 +105,7 @@ def focus_at_start(s: Battleboard, u: Combatant) -> int:
 
 def move(b: BoardResolver, seat: str, cmd: Move, unit: Combatant) -> None:
     to = (cmd.to[0], cmd.to[1])
-    found = next(((cost, skipped) for cell, cost, skipped in steps(b.state, unit) if cell == to), None)
+    found = step_to(b.state, unit, to)
     if found is None:
         raise RuleViolation(f"{unit.name} cannot move to {list(to)} now: a step goes to a free next cell it can "
                             f"afford ({unit.mp} movement points left), or a teleport jump straight across",

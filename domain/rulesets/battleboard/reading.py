@@ -1,0 +1,132 @@
+"""What the rules read from one state again and again, worked out once for that state: who
+stands where, the cells each side's enemies hold and the zones of control they cover.
+
+A `Reading` is kept per state object in a `StateMemo` (by identity, for as long as the state
+lives) and per content in force, so it can never answer for another state. It holds the
+state's combatants, never the state itself.
+
+`remembered` keeps answers about one combatant (its steps, the enemies an action reaches) on
+the combatant object itself, by identity, for as long as it lives. A combatant record is
+frozen and carried unchanged from state to state until something happens to it, so its
+answers outlive the state they were first asked of. The key of each answer holds everything
+else it reads: the layout (content, map, board size), and who stands where among the
+combatants it concerns (`Reading.standing`).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import TypeVar
+
+from domain.engine.memo import StateMemo
+
+from .content import content
+from .layout import Layout, grid, layout_of
+from .state import Battleboard, Combatant, Pos
+
+T = TypeVar("T")
+_READINGS = StateMemo()     # state -> its Reading, by the content in force
+_REMEMBERED = StateMemo()   # combatant -> its answers, by all else each reads
+
+
+class Reading:
+    """One state's living combatants on the board (`placed`, in roster order) and the cells
+    they hold (`occupied`)."""
+
+    __slots__ = ("layout", "placed", "occupied", "_enemy_cells", "_zones", "_standing")
+
+    def __init__(self, s: Battleboard, lay: Layout):
+        self.layout = lay
+        self.placed = [u for u in s.units.values() if not u.defeated and u.cell is not None]
+        self.occupied = {u.cell for u in self.placed}
+        self._enemy_cells: dict[str, set[Pos | None]] = {}
+        self._zones: dict[tuple[str, bool], dict[Pos, int]] = {}
+        self._standing: dict[tuple[str, bool], tuple[tuple[str, Pos | None, bool], ...]] = {}
+
+    def enemy_cells(self, side: str) -> set[Pos | None]:
+        """The cells held by living combatants of another side than `side`."""
+        found = self._enemy_cells.get(side)
+        if found is None:
+            found = self._enemy_cells[side] = {u.cell for u in self.placed if u.side != side}
+        return found
+
+    def standing(self, side: str, enemies: bool) -> tuple[tuple[str, Pos | None, bool], ...]:
+        """Who stands where among `side`'s enemies (or its own side): (id, cell, flight) of each
+        living combatant on the board, in roster order. Two states alike in it are alike in
+        all that a combatant's steps (enemies) or an action's reach read of the others."""
+        key = (side, enemies)
+        found = self._standing.get(key)
+        if found is None:
+            found = self._standing[key] = tuple((u.id, u.cell, u.moves_as("flight")) for u in self.placed
+                                                if (u.side != side) == enemies)
+        return found
+
+    def zones(self, side: str, flying: bool) -> dict[Pos, int]:
+        """Zones of Control: how many enemy zones cover each cell, for a combatant of `side`
+        (a flyer only minds the zones of flying enemies)."""
+        key = (side, flying)
+        found = self._zones.get(key)
+        if found is None:
+            found = self._zones[key] = {}
+            for e in self.placed:
+                if e.side != side and (not flying or e.moves_as("flight")):
+                    assert e.cell is not None
+                    col, row = e.cell
+                    for p in {e.cell, (col, row - 1), (col + 1, row), (col, row + 1), (col - 1, row)}:
+                        found[p] = found.get(p, 0) + 1
+        return found
+
+
+def reading(s: Battleboard) -> Reading:
+    """The state's reading under the content in force."""
+    c = content()
+    found = _READINGS.get(s, c)
+    if found is None:
+        found = _READINGS.put(s, c, Reading(s, layout_of(c, s.map, grid(s.params.width, s.params.height))))
+    return found
+
+
+def recalled(unit: Combatant, key: Hashable) -> object | None:
+    """The answer `remembered` keeps about `unit` under `key`, or None if none was asked for."""
+    return _REMEMBERED.get(unit, key)
+
+
+def remembered(unit: Combatant, key: Hashable, compute: Callable[[], T]) -> T:
+    """The answer about `unit` under `key` (which names all else it reads), computed once."""
+    found = _REMEMBERED.get(unit, key)
+    if found is None:
+        found = _REMEMBERED.put(unit, key, compute())
+    return found
+
+
+class Mover:
+    """What pricing one combatant's steps reads, read once: its movement types, the cells it may
+    not enter (its enemies', unless it moves through them) and the zones of control it pays for
+    (none with Bull Rush; only flying enemies' for a flyer)."""
+
+    __slots__ = ("terrain", "level", "blocked", "zones", "flying", "swimming", "climbing", "lifted")
+
+    def __init__(self, r: Reading, unit: Combatant, through_enemies: bool = False):
+        self.terrain, self.level = r.layout.terrain, r.layout.level
+        self.flying = unit.moves_as("flight")
+        self.swimming = unit.moves_as("swimming")
+        self.climbing = unit.moves_as("climbing")
+        self.lifted = unit.lifted
+        self.blocked: set[Pos | None] = set() if through_enemies else r.enemy_cells(unit.side)
+        self.zones: dict[Pos, int] = {} if unit.moves_as("bull_rush") else r.zones(unit.side, self.flying)
+
+    def cost(self, frm: Pos, to: Pos) -> int | None:
+        """Movement points to step from `frm` onto the next cell `to`, or None where it may not."""
+        kind = self.terrain[to]
+        flying = self.flying
+        if kind == "barrier" or (kind == "challenging" and not (flying or self.lifted)):
+            return None
+        if to in self.blocked:
+            return None
+        cost = 1
+        if kind == "difficult" and not flying:
+            cost += 1
+        if kind == "liquid" and not (flying or self.swimming):
+            cost += 1
+        if self.level[to] > self.level[frm] and not flying:
+            cost += 1 if self.climbing else 2
+        return cost + self.zones.get(to, 0)
