@@ -152,6 +152,10 @@ class Content(ContentFiles):
         self.ailments: dict[str, Ailment] = _table(self.toml("ailments.toml"), Ailment)
         self.equipment: dict[str, Equipment] = _table(self.toml("equipment.toml"), Equipment)
         self.formations: dict[str, Formation] = _table(self.toml("formations.toml"), Formation)
+        # The actions that name one of the user's moves (STUTTER_POTION): read for every option listed.
+        self.stutters = frozenset(a.id for a in self.actions.values() if any(s.do == "stutter" for s in a.steps))
+        # The actions a PROTECT blocks (`turn.blocked`): read for every target of every action.
+        self.blockable = frozenset(a.id for a in self.actions.values() if a.damaging or a.afflicting or a.lowering)
 
     def as_json(self) -> dict[str, object]:
         """The content as `GET /rulesets` lists it. An enemy's base HP stays on the server: the

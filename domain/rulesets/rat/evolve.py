@@ -1,6 +1,8 @@
 """Rat's evolve: one small function per event type, with no rules in it."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import msgspec
 from msgspec.structs import replace
 
@@ -17,8 +19,15 @@ def _entity(s: Rat, key: str, **changes: object) -> Rat:
     return replace(s, entities={**s.entities, key: replace(s.entities[key], **changes)})
 
 
+def _kept(effects: tuple[Status, ...], keep: Callable[[Status], bool]) -> tuple[Status, ...]:
+    """The effects `keep` keeps: the same tuple when it keeps them all, so that what the hooks
+    worked out for it (`Hooks.plan`, by identity) still serves."""
+    kept = tuple(x for x in effects if keep(x))
+    return effects if len(kept) == len(effects) else kept
+
+
 def _without(s: Rat, owner: str, kind: str) -> Rat:
-    return replace(s, effects=tuple(x for x in s.effects if not (x.owner == owner and x.kind == kind)))
+    return replace(s, effects=_kept(s.effects, lambda x: not (x.owner == owner and x.kind == kind)))
 
 
 def _passives(members: tuple[Entity, ...]) -> tuple[Status, ...]:
@@ -47,9 +56,8 @@ def _(e: ev.PartyJoined, s: Rat) -> Rat:
                    effects=_passives(members) + s.effects)
 
 
-@evolve.on(ev.PartyShown, ev.DamageIgnored, ev.ActionFailed, ev.HpGauge)
-def _(e: ev.Event, s: Rat) -> Rat:
-    return s
+# Events that only explain the log: the resolver need not call anything for them.
+evolve.unchanged(ev.PartyShown, ev.DamageIgnored, ev.ActionFailed, ev.HpGauge, ev.TurnEnding)
 
 
 @evolve.on()
@@ -116,7 +124,8 @@ def _(e: ev.ConsumableUsed, s: Rat) -> Rat:
 
 @evolve.on(ev.HpChanged, ev.EnemyHpChanged)
 def _(e: ev.HpChanged | ev.EnemyHpChanged, s: Rat) -> Rat:
-    return _entity(s, e.target, hp=e.hp)
+    entities = s.entities       # `_entity`, spelled out: the commonest event of a turn
+    return replace(s, entities={**entities, e.target: replace(entities[e.target], hp=e.hp)})
 
 
 @evolve.on()
@@ -138,7 +147,7 @@ def _(e: ev.Revived, s: Rat) -> Rat:
 def _(e: ev.Killed, s: Rat) -> Rat:
     target = s.entities[e.target]
     s = _entity(s, e.target, hp=0, ko=False, dead=True)
-    effects = tuple(x for x in s.effects if x.owner != e.target)
+    effects = _kept(s.effects, lambda x: x.owner != e.target)
     killed = (*s.killed, e.target) if target.side == "enemies" else s.killed
     return replace(s, effects=effects, killed=killed)
 
@@ -190,15 +199,10 @@ def _(e: ev.PpRestored, s: Rat) -> Rat:
 
 
 @evolve.on()
-def _(e: ev.TurnEnding, s: Rat) -> Rat:
-    return s
-
-
-@evolve.on()
 def _(e: ev.TurnEnded, s: Rat) -> Rat:
     entities = {k: replace(x, boost=0) if x.boost else x for k, x in s.entities.items()}
     log = TurnLog(turn=e.turn, actions=s.this_turn, party_hp=dict(e.party_hp))
-    return replace(s, entities=entities, effects=tuple(x for x in s.effects if x.kind != "protected"),
+    return replace(s, entities=entities, effects=_kept(s.effects, lambda x: x.kind != "protected"),
                    history=(*s.history, log), resolving=False, plans={})
 
 

@@ -2,11 +2,19 @@
 they modify: seed 003's modifiers and on_* callbacks. The hooks themselves are in `effects/`."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import msgspec
 
-from domain.engine.hooks import Hooks
+from domain.engine.hooks import Effect, Hooks, Phase, Row
 
 HOOKS = Hooks()
+
+
+def in_play(query: type, effects: Sequence[Effect]) -> list[Row]:
+    """The hooks on `query` that the effects in play run, in order: with none, `modify`
+    returns the query as it is, so a caller that finds none need not build one."""
+    return HOOKS.plan(Phase.BEFORE, query, effects) if effects else []
 
 
 class StatQuery(msgspec.Struct, frozen=True, kw_only=True):

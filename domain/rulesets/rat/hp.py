@@ -122,10 +122,16 @@ def decide_end(r: RatResolver) -> None:
     s = r.state
     if s.result is not None:
         return
-    party, enemies = s.side(PARTY), s.side(ENEMIES)
-    if any(m.dead for m in party):
+    member_dead, enemies_dead, enemies_ko = False, True, True
+    for e in s.entities.values():
+        if e.side == PARTY:
+            member_dead = member_dead or e.dead
+        elif not e.dead:
+            enemies_dead = False
+            enemies_ko = enemies_ko and e.ko
+    if member_dead:
         r.emit(ev.BattleDecided(winner=ENEMIES, reason="party_member_killed"))
-    elif all(e.dead for e in enemies):
+    elif enemies_dead:
         r.emit(ev.BattleDecided(winner=PARTY, reason="enemies_defeated"))
-    elif not s.killed and all(e.ko for e in enemies if not e.dead):
+    elif not s.killed and enemies_ko:
         r.emit(ev.BattleDecided(winner=PARTY, reason="all_enemies_knocked_out"))

@@ -3,23 +3,27 @@ allows, and the plan a seat whose clock ran out makes. `legal_commands`, `decide
 enemy AI all read these, so they agree exactly."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
+
 from domain.engine.errors import RuleViolation
 from domain.engine.hooks import modify
 
+from .answers import known, per_state, remember
 from .commands import Act
-from .content import Action, content
-from .hooks import HOOKS, CanAct, Selectable
+from .content import Action, Content, content
+from .hooks import HOOKS, CanAct, Row, Selectable, in_play
 from .state import Entity, Rat
 
 
 def awaiting(s: Rat) -> frozenset[str]:
-    return frozenset(seat for side, seat in s.seats.items() if seat is not None and to_plan(s, side))
+    return frozenset([seat for side, seat in s.seats.items() if seat is not None and waiting(s, side)])
 
 
 def legal_commands(s: Rat, seat: str) -> list[Act]:
     side = s.seat_side(seat)
-    waiting = to_plan(s, side) if side else []
-    return list(options(s, s.entities[waiting[0]])) if waiting else []
+    first = waiting(s, side) if side else ()
+    return list(options(s, s.entities[first[0]])) if first else []
 
 
 def default_command(s: Rat, seat: str) -> Act:
@@ -29,10 +33,10 @@ def default_command(s: Rat, seat: str) -> Act:
     STRIKE on the first foe in entity order, which spends no PP and no consumable. It is one of
     that entity's options, read from the seat's own side and the public board."""
     side = s.seat_side(seat)
-    waiting = to_plan(s, side) if side else []
-    if not waiting:
+    first = waiting(s, side) if side else ()
+    if not first:
         raise RuleViolation(f"{seat} has nothing to choose now")
-    e = s.entities[waiting[0]]
+    e = s.entities[first[0]]
     found = options(s, e)
     block = Act(actor=e.id, action="protect", target=e.id)
     if block in found:
@@ -41,27 +45,43 @@ def default_command(s: Rat, seat: str) -> Act:
     return next((o for o in found if actions[o.action].kind == "intrinsic"), found[0])
 
 
-def stopped(s: Rat, e: Entity) -> str:
-    """Why `e` cannot act this turn ("" if it can): dead, knocked out, STUNNED, PARALYZED."""
+def stopped(s: Rat, e: Entity, hooks: list[Row] | None = None) -> str:
+    """Why `e` cannot act this turn ("" if it can): dead, knocked out, STUNNED, PARALYZED.
+    `hooks`: the hooks on `CanAct` in play, if looked up already."""
+    return _stopped(s, e, in_play(CanAct, s.effects) if hooks is None else hooks)
+
+
+def _stopped(s: Rat, e: Entity, hooks: list[Row]) -> str:
+    """`stopped`, given the hooks on `CanAct` in play (`in_play(CanAct, s.effects)`)."""
     if e.dead:
         return "dead"
     if e.ko:
         return "knocked_out"
-    if not s.effects:
+    if not hooks:
         return ""
     return str(modify(HOOKS, s.effects, s, CanAct(entity=e.id, turn=s.turn))[0].reason)
 
 
 def to_plan(s: Rat, side: str) -> list[str]:
     """The side's entities still to choose this turn, in queue order."""
+    return list(waiting(s, side))
+
+
+def waiting(s: Rat, side: str) -> tuple[str, ...]:
+    """`to_plan`, worked out once per state object, content and side."""
     if s.result is not None or s.resolving:
-        return []
-    return [key for key in s.order if key not in s.plans and s.entities[key].side == side
-            and not stopped(s, s.entities[key])]
+        return ()
+    question = ("waiting", side)
+    found: tuple[str, ...] | None = known(s, question)
+    if found is None:
+        hooks, entities, plans = in_play(CanAct, s.effects), s.entities, s.plans
+        found = remember(s, question, tuple([key for key in s.order if key not in plans and entities[key].side == side
+                                             and not _stopped(s, entities[key], hooks)]))
+    return found
 
 
 def selectable(s: Rat, e: Entity, action: str) -> bool:
-    if not s.effects:
+    if not in_play(Selectable, s.effects):
         return True
     return bool(modify(HOOKS, s.effects, s, Selectable(entity=e.id, action=action))[0].allowed)
 
@@ -76,6 +96,8 @@ def actions_of(s: Rat, e: Entity) -> list[str]:
     found = [m for m, pp in e.moves.items() if pp > 0]
     found += [a for a in e.intrinsic if a != "protect" or not forbids_protect(e)]
     found += [item for item, stack in e.items.items() if stack.count > 0]
+    if not in_play(Selectable, s.effects):
+        return found
     return [a for a in found if selectable(s, e, a)]
 
 
@@ -84,24 +106,29 @@ Sides = tuple[list[str], list[str]]
 
 def sides(s: Rat, e: Entity) -> Sides:
     """The living entities of `e`'s side and of the other, in entity order."""
+    side = e.side
     own: list[str] = []
     other: list[str] = []
     for x in s.entities.values():
         if not x.dead:
-            (own if x.side == e.side else other).append(x.id)
+            (own if x.side == side else other).append(x.id)
     return own, other
 
 
 def targets(s: Rat, e: Entity, action: Action, lists: Sides | None = None) -> list[str | None]:
     """Single targets may be knocked out (a kill, a PROTECT, a POTION), never dead."""
     own, other = lists or sides(s, e)
+    return _targets(e.id, action, own, other)
+
+
+def _targets(actor: str, action: Action, own: Sequence[str], other: Sequence[str]) -> list[str | None]:
     kind = action.target
     if kind == "enemy":
         return list(other)
     if kind == "ally":
-        return [x for x in own if x != e.id]
+        return [x for x in own if x != actor]
     if kind == "self":
-        return [e.id]
+        return [actor]
     if kind == "self_or_ally":
         return list(own)
     if kind == "any":
@@ -113,33 +140,59 @@ def targets(s: Rat, e: Entity, action: Action, lists: Sides | None = None) -> li
 
 def _moves_for(e: Entity, action: Action) -> list[str | None]:
     """STUTTER_POTION names one of the user's moves at 0 PP; other actions name none."""
-    if any(step.do == "stutter" for step in action.steps):
+    if action.id in content().stutters:
         return [m for m, pp in e.moves.items() if pp == 0]
     return [None]
 
 
-def options(s: Rat, e: Entity) -> list[Act]:
+def options(s: Rat, e: Entity) -> tuple[Act, ...]:
+    """Every command `e` may give now: its actions, each with its targets and moves."""
+    if s.entities.get(e.id) is not e:
+        return _options(s, e, tuple(actions_of(s, e)))
+    return per_state(s, ("options", e.id), lambda: _options(s, e, tuple(actions_of(s, e))))
+
+
+def action_options(s: Rat, e: Entity, action_id: str) -> tuple[Act, ...]:
+    """`e`'s options with one of its actions, as `options` lists them."""
+    return _options(s, e, (action_id,))
+
+
+def _options(s: Rat, e: Entity, actions: tuple[str, ...]) -> tuple[Act, ...]:
+    known = content()
+    own, other = sides(s, e)
+    zero_pp = tuple(m for m, pp in e.moves.items() if pp == 0) if not known.stutters.isdisjoint(actions) else ()
+    return _listed(known, e.id, actions, tuple(own), tuple(other), zero_pp)
+
+
+@lru_cache(maxsize=4096)
+def _listed(known: Content, actor: str, actions: tuple[str, ...], own: tuple[str, ...], other: tuple[str, ...],
+            zero_pp: tuple[str, ...]) -> tuple[Act, ...]:
+    """The options of `actor` with `actions`, its side's living entities `own` and the other's
+    `other`, and its moves at 0 PP `zero_pp`: a function of these alone (commands are frozen),
+    so one answer serves every state and battle that asks the same."""
     found = []
-    lists = sides(s, e)
-    for action_id in actions_of(s, e):
-        action = content().actions[action_id]
-        moves = _moves_for(e, action)
-        for target in targets(s, e, action, lists):
+    for action_id in actions:
+        action = known.actions[action_id]
+        moves: tuple[str | None, ...] = zero_pp if action_id in known.stutters else (None,)
+        for target in _targets(actor, action, own, other):
             for move in moves:
-                found.append(Act(actor=e.id, action=action_id, target=target, move=move))
-    return found
+                found.append(Act(actor, action_id, target, move))
+    return tuple(found)
 
 
 def checked(s: Rat, seat: str, cmd: Act) -> Act:
     """The command if `seat` may give it now; a RuleViolation saying why not otherwise."""
     side = s.seat_side(seat)
-    waiting = to_plan(s, side) if side else []
-    if not waiting:
+    first = waiting(s, side) if side else ()
+    if not first:
         raise RuleViolation(f"{seat} has nothing to choose now")
-    if cmd.actor != waiting[0]:
-        raise RuleViolation(f"{waiting[0]!r} chooses next (the queue's order), not {cmd.actor!r}",
-                            expected=waiting[0])
-    e = s.entities[waiting[0]]
+    if cmd.actor != first[0]:
+        raise RuleViolation(f"{first[0]!r} chooses next (the queue's order), not {cmd.actor!r}",
+                            expected=first[0])
+    listed = known(s, ("options", cmd.actor))
+    if listed is not None and cmd in listed:      # `options` made every check below
+        return cmd
+    e = s.entities[first[0]]
     usable = actions_of(s, e)
     if cmd.action not in usable:
         raise RuleViolation(f"{e.name} cannot use {cmd.action!r} now; usable: {', '.join(usable)}", usable=usable)

@@ -1,7 +1,6 @@
 """The opening: the enemies of the formation, the party as its seat built it, turn 1."""
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -9,13 +8,14 @@ import msgspec
 from domain.engine.events import Event
 from domain.engine.in_force import rules_in_force
 from domain.engine.rng import Rng
+from domain.engine.ruleset import Decision
 
 from . import events as ev
 from .content import content
 from .evolve import evolve
 from .resolver import RESOLVING
 from .setup import ENEMY_SEAT, PARTY_SEAT, MemberSetup, RatSetup
-from .state import ENEMIES, PARTY, Entity, Params, Rules
+from .state import ENEMIES, PARTY, Entity, Params, Rat, Rules
 from .turn import begin_turn
 
 
@@ -76,9 +76,13 @@ def _hp_apart(enemies: tuple[Entity, ...]) -> tuple[tuple[dict[str, Any], ...], 
     return shown, {e.id: e.max_hp for e in enemies}
 
 
-def start(setup: RatSetup, rng: Rng) -> Sequence[Event]:
-    """The opening batch, with the rule choices of the release in force (today's, or a kept one's)."""
-    rules = rules_in_force(Rules)
+def start(setup: RatSetup, rng: Rng) -> Decision[Rat]:
+    """The opening batch, with the rule choices of the release in force (today's, or a kept
+    one's), and the state it leads to (the opening's resolver applied every event)."""
+    return _opening(setup, rules_in_force(Rules), rng)
+
+
+def _opening(setup: RatSetup, rules: Rules, rng: Rng) -> Decision[Rat]:
     seats = {PARTY: PARTY_SEAT, ENEMIES: ENEMY_SEAT if setup.enemy_seat else None}
     members = tuple(member_entity(m, setup.params) for m in setup.party)
     enemies, enemy_hp = _hp_apart(enemy_entities(setup))
@@ -94,4 +98,4 @@ def start(setup: RatSetup, rng: Rng) -> Sequence[Event]:
     assert state is not None
     r = RESOLVING(state, rng)
     begin_turn(r)
-    return [*opening, *r.events]
+    return Decision((*opening, *r.events), r.state)

@@ -121,7 +121,7 @@ class TurnLog(msgspec.Struct, frozen=True, kw_only=True):
     party_hp: dict[str, int]
 
 
-class Rat(msgspec.Struct, frozen=True, kw_only=True):
+class Rat(msgspec.Struct, frozen=True, kw_only=True, weakref=True):
     params: Params
     rules: Rules = RULES_1_0_0      # a state stored before 1.1.0 (a snapshot) has none: it played 1.0.0's
     formation: str
@@ -150,8 +150,18 @@ class Rat(msgspec.Struct, frozen=True, kw_only=True):
     def statuses(self, owner: str) -> list[Status]:
         return [s for s in self.effects if s.owner == owner]
 
+    def affected(self, owner: str) -> bool:
+        """Whether any effect is on `owner` (`statuses(owner)` is not empty)."""
+        for s in self.effects:
+            if s.owner == owner:
+                return True
+        return False
+
     def has(self, owner: str, kind: str) -> bool:
-        return any(s.owner == owner and s.kind == kind for s in self.effects)
+        for s in self.effects:      # a loop, not any(): asked several times for every action
+            if s.owner == owner and s.kind == kind:
+                return True
+        return False
 
 
 def foe(side: str) -> str:

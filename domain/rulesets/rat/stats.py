@@ -3,11 +3,13 @@ and equipment modifiers), the priority queue and the damage formula. Integers on
 stat of +infinity or -infinity is a sentinel, never a float."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
+from operator import attrgetter
 
 from domain.engine.hooks import modify
 
-from .hooks import HOOKS, StatQuery
+from .hooks import HOOKS, Row, StatQuery, in_play
 from .state import INF, Entity, Rat
 
 POS_INF = 10 ** 12              # a stat treated as +infinity
@@ -17,6 +19,7 @@ NEG_INF = -(10 ** 12)           # ... as -infinity (sorts after any finite SPD)
 FACTORS = {-3: Fraction(1, 4), -2: Fraction(1, 2), -1: Fraction(3, 4), 0: Fraction(1),
            1: Fraction(5, 4), 2: Fraction(3, 2), 3: Fraction(2)}
 _QUARTERS = {level: int(factor * 4) for level, factor in FACTORS.items()}     # the same, in quarters
+_BASE = {"atk": attrgetter("atk"), "def": attrgetter("defense"), "spd": attrgetter("spd")}   # a stat's battle value
 
 
 def clamp_level(level: int) -> int:
@@ -32,35 +35,61 @@ def leveled(value: int, level: int) -> int:
     return value * _QUARTERS[level] // 4
 
 
-def stat(s: Rat, e: Entity, name: str) -> int:
+def stat(s: Rat, e: Entity, name: str, hooks: list[Row] | None = None) -> int:
     """The stat in effect: base, then its level, then the percentages of ailments (floored
     once). SPD at -infinity (FROZEN, BALL_AND_CHAIN) beats every raise; a level of +infinity
     beats every percentage; ATK at 0% (BLINDED) is 0. A level of -infinity is the seed's
     factor 0 for every stat, SPD too, unless the battle's rules predate that (before 1.2.0,
-    SPD there was -infinity). README: how infinities meet."""
-    level = e.level(name)
-    if name == "spd" and level <= -INF and s.rules.spd_at_minus_infinity == "minus_infinity":
+    SPD there was -infinity). README: how infinities meet. `hooks`: the stat hooks in play
+    (`in_play(StatQuery, s.effects)`), if looked up already."""
+    return _stat(s, e, name, in_play(StatQuery, s.effects) if hooks is None else hooks)
+
+
+def _stat(s: Rat, e: Entity, name: str, hooks: list[Row]) -> int:
+    """`stat`, given the stat hooks in play (`in_play(StatQuery, s.effects)`)."""
+    level = e.levels.get(name, 0)
+    if level <= -INF and name == "spd" and s.rules.spd_at_minus_infinity == "minus_infinity":
         return NEG_INF
-    pct = 100
-    if s.effects and any(x.owner == e.id for x in s.effects):
-        query, _ = modify(HOOKS, s.effects, s, StatQuery(entity=e.id, stat=name))
-        if query.floor:
-            return NEG_INF
-        if query.pct == 0:          # BLINDED: "ATK is treated as 0 at all times", even at +infinity
-            return 0
-        pct = query.pct
-    value = leveled({"atk": e.atk, "def": e.defense, "spd": e.spd}[name], level)
-    return POS_INF if value >= POS_INF else value * pct // 100
+    # Every stat hook changes its owner's stats only: with none of `e`'s in play, none runs.
+    if not _owns_one(hooks, e.id):
+        value = leveled(_BASE[name](e), level) if level else _BASE[name](e)
+        return POS_INF if value >= POS_INF else value
+    query, _ = modify(HOOKS, s.effects, s, StatQuery(entity=e.id, stat=name))
+    if query.floor:
+        return NEG_INF
+    if query.pct == 0:          # BLINDED: "ATK is treated as 0 at all times", even at +infinity
+        return 0
+    value = leveled(_BASE[name](e), level)
+    return POS_INF if value >= POS_INF else value * query.pct // 100
 
 
-def order_key(s: Rat, e: Entity) -> tuple[int, int, str]:
-    """Seed 003: higher priority first, then higher SPD, then the smaller name."""
-    return (-(e.priority + e.boost), -stat(s, e, "spd"), e.name)
+def _owns_one(hooks: list[Row], owner: str) -> bool:
+    """Whether the effect of one of `hooks` is `owner`'s (a loop: asked for every stat read)."""
+    for row in hooks:
+        if row[0].owner == owner:
+            return True
+    return False
+
+
+OrderKey = tuple[int, int, str]
+
+
+def ordering(s: Rat) -> Callable[[Entity], OrderKey]:
+    """The queue's sort key for the entities of `s` (seed 003: higher priority first, then
+    higher SPD, then the smaller name), the stat hooks in play looked up once for all."""
+    hooks = in_play(StatQuery, s.effects)
+    return lambda e: order_key(s, e, hooks)
+
+
+def order_key(s: Rat, e: Entity, hooks: list[Row]) -> OrderKey:
+    """`e`'s place in the queue, given the stat hooks in play: a function of `e`, those hooks
+    and the battle's rules, since a stat hook reads only its owner's entity."""
+    return -(e.priority + e.boost), -_stat(s, e, "spd", hooks), e.name
 
 
 def queue(s: Rat, ids: list[str] | None = None) -> tuple[str, ...]:
     pool = [s.entities[i] for i in ids] if ids is not None else [e for e in s.entities.values() if e.alive]
-    return tuple(e.id for e in sorted(pool, key=lambda e: order_key(s, e)))
+    return tuple(e.id for e in sorted(pool, key=ordering(s)))
 
 
 def damage(power: int, atk: int, defense: int, roll_pct: int, scale: int) -> int:
@@ -70,8 +99,8 @@ def damage(power: int, atk: int, defense: int, roll_pct: int, scale: int) -> int
         return 0
     if atk >= POS_INF:
         return POS_INF
-    raw = Fraction(power, 100) * atk * scale / (scale + max(0, defense)) * Fraction(roll_pct, 100)
-    return max(1, int(raw))
+    # The exact quotient of non-negative integers, floored: no Fraction needed.
+    return max(1, power * atk * scale * roll_pct // (100 * (scale + max(0, defense)) * 100))
 
 
 def fraction_pct(e: Entity) -> int:

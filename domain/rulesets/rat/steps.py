@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from domain.engine.registry import Registry
 
@@ -12,11 +12,12 @@ from .content import Action, Step, content
 from .hp import afflict, deal_damage, gauge, heal
 from .resolver import RatResolver
 from .state import ENEMIES
+from .hooks import StatQuery, in_play
 from .stats import clamp_level, damage, stat
 
 
-@dataclass(frozen=True, slots=True)
-class Use:
+class Use(NamedTuple):
+    """One action in use (a named tuple: one is made for every action taken)."""
     actor: str
     action: Action
     move: str | None = None         # STUTTER_POTION's chosen move
@@ -34,7 +35,9 @@ def _damage(r: RatResolver, use: Use, step: Step, target: str) -> None:
     if victim.dead:
         return
     roll = r.rng.int(s.params.roll_min_pct, 100)
-    amount = damage(step.power, stat(s, user, "atk"), stat(s, victim, "def"), roll, s.params.defense_scale)
+    hooks = in_play(StatQuery, s.effects)
+    amount = damage(step.power, stat(s, user, "atk", hooks), stat(s, victim, "def", hooks), roll,
+                    s.params.defense_scale)
     if amount <= 0:
         r.emit(ev.DamageIgnored(target=target, reason="no_damage", by=use.actor))
         return

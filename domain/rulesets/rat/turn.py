@@ -5,13 +5,16 @@ from __future__ import annotations
 from . import events as ev
 from .ai import choose_for_enemies
 from .content import Action, content
-from .hooks import Aging, StrikeQuery
+from .hooks import Aging, CanAct, Row, StatQuery, StrikeQuery, in_play
 from .hp import decide_end, heal
-from .legal import stopped, to_plan
+from .legal import stopped, waiting
 from .resolver import RatResolver
-from .state import ENEMIES, PARTY, Plan, Rat
-from .stats import order_key, queue
+from .state import ENEMIES, PARTY, Entity, Plan, Rat
+from .stats import OrderKey, order_key, queue
 from .steps import STEPS, Use
+
+# An actor's queue key, with the entity object and the stat hooks it was worked out for.
+OrderKeys = dict[str, tuple[Entity, list[Row], OrderKey]]
 
 
 def begin_turn(r: RatResolver) -> None:
@@ -45,8 +48,9 @@ def reveal(r: RatResolver) -> None:
     """Every side has chosen: the rules' AI chooses for the enemies (from public knowledge
     only), then every seat's plans are made public, and priority boosts apply."""
     s = r.state
+    hooks, entities = in_play(CanAct, s.effects), s.entities
     for key in s.order:
-        reason = stopped(s, s.entities[key]) if key not in s.plans and s.entities[key].alive else ""
+        reason = stopped(s, entities[key], hooks) if key not in s.plans and not entities[key].dead else ""
         if reason:          # never asked to choose: the log says why
             r.emit(ev.ActionSkipped(actor=key, reason=reason))
     if s.seats.get(ENEMIES) is None:
@@ -65,17 +69,33 @@ def reveal(r: RatResolver) -> None:
             r.emit(ev.PriorityBoosted(target=plan.actor, amount=boost, by=plan.actor))
 
 
-def next_up(s: Rat) -> Plan | None:
-    """The next action: recomputed after each one, since priority and SPD change mid-turn."""
-    waiting = [p for p in s.this_turn if p.actor not in s.acted]
-    if not waiting:
-        return None
-    return min(waiting, key=lambda p: order_key(s, s.entities[p.actor]))
+def next_up(s: Rat, keys: OrderKeys | None = None) -> Plan | None:
+    """The next action: recomputed after each one, since priority and SPD change mid-turn.
+    `keys` keeps each actor's queue key as worked out for its entity object and the stat
+    hooks in play; a key for the same two objects is the same (`stats.order_key`)."""
+    hooks = in_play(StatQuery, s.effects)
+    entities, acted = s.entities, s.acted
+    best, best_key = None, None
+    for plan in s.this_turn:
+        if plan.actor in acted:
+            continue
+        e = entities[plan.actor]
+        kept = keys.get(plan.actor) if keys is not None else None
+        if kept is not None and kept[0] is e and kept[1] is hooks:
+            key = kept[2]
+        else:
+            key = order_key(s, e, hooks)
+            if keys is not None:
+                keys[plan.actor] = (e, hooks, key)
+        if best_key is None or key < best_key:      # the first of equals, as min() picks
+            best, best_key = plan, key
+    return best
 
 
 def resolve(r: RatResolver) -> None:
+    keys: OrderKeys = {}
     while r.state.result is None:
-        plan = next_up(r.state)
+        plan = next_up(r.state, keys)
         if plan is None:
             return
         act(r, plan)
@@ -103,7 +123,7 @@ def act(r: RatResolver, plan: Plan) -> None:
             heal(r, actor.id, actor.max_hp * cheese // 100, "mouse_sized_cheese", actor.id)
             return
     use = Use(actor=actor.id, action=action, move=plan.move)
-    for target in resolve_targets(r.state, plan):
+    for target in resolve_targets(r.state, plan, action):
         if r.state.result is not None:
             return
         if blocked(r.state, target, action):
@@ -114,26 +134,26 @@ def act(r: RatResolver, plan: Plan) -> None:
                 STEPS[step.do](r, use, step, target)
 
 
-def resolve_targets(s: Rat, plan: Plan) -> list[str]:
-    action = content().actions[plan.action]
-    actor = s.entities[plan.actor]
-    if action.target == "all_enemies":
-        return [k for k in s.order if s.entities[k].side != actor.side and s.entities[k].alive]
-    if action.target == "all_allies":
-        return [k for k in s.order if s.entities[k].side == actor.side and s.entities[k].alive]
+def resolve_targets(s: Rat, plan: Plan, action: Action) -> list[str]:
+    """`plan`'s targets (`action` is its action): one, or a whole side in queue order."""
+    kind = action.target
+    if kind == "all_enemies" or kind == "all_allies":
+        side, entities = s.entities[plan.actor].side, s.entities
+        own = kind == "all_allies"
+        return [k for k in s.order if (entities[k].side == side) is own and not entities[k].dead]
     return [plan.target] if plan.target is not None else []
 
 
 def blocked(s: Rat, target: str, action: Action) -> bool:
     """PROTECT: no damage, ailment or lowered stat lands; a move that only raises stats (or
     heals) still does (seed 003, PROTECT)."""
-    return s.has(target, "protected") and (action.damaging or action.afflicting or action.lowering)
+    return s.has(target, "protected") and action.id in content().blockable
 
 
 def end_turn(r: RatResolver) -> None:
     s = r.state
     for key in s.order:
-        if r.state.result is None and r.state.entities[key].alive and r.state.statuses(key):
+        if r.state.result is None and r.state.entities[key].alive and r.state.affected(key):
             r.emit(ev.TurnEnding(turn=s.turn, entity=key))
     if r.state.result is None:
         party_hp = {m.id: m.hp for m in r.state.side(PARTY)}
@@ -145,8 +165,7 @@ def end_turn(r: RatResolver) -> None:
 
 def advance(r: RatResolver) -> None:
     """Run the turn on while no seat has anything to choose."""
-    while r.state.result is None and not any(to_plan(r.state, side) for side, seat in r.state.seats.items()
-                                             if seat is not None):
+    while r.state.result is None and not choosing(r.state):
         if not r.state.resolving:
             reveal(r)
         resolve(r)
@@ -154,3 +173,11 @@ def advance(r: RatResolver) -> None:
             end_turn(r)
         if r.state.result is None:
             begin_turn(r)
+
+
+def choosing(s: Rat) -> bool:
+    """Whether some seat has an entity to choose for."""
+    for side, seat in s.seats.items():
+        if seat is not None and waiting(s, side):
+            return True
+    return False

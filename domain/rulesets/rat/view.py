@@ -16,7 +16,7 @@ from typing import Any
 from domain.engine.events import Viewer
 
 from .content import content
-from .legal import to_plan
+from .legal import waiting
 from .state import ENEMIES, PARTY, Entity, Rat
 from .stats import NEG_INF, POS_INF, fraction_pct, stat
 
@@ -40,8 +40,8 @@ def side_view(s: Rat, side: str | None) -> dict[str, Any]:
     }
     if side in (PARTY, ENEMIES):
         out["side"] = side
-        waiting = to_plan(s, side)
-        out["to_choose"] = waiting[0] if waiting else None
+        first = waiting(s, side)
+        out["to_choose"] = first[0] if first else None
         out["plans"] = {k: _plan(p) for k, p in s.plans.items() if s.entities[k].side == side}
     elif side == ALL:
         out["plans"] = {k: _plan(p) for k, p in s.plans.items()}

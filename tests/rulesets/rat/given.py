@@ -114,4 +114,4 @@ def of_type(events: Iterable[Event], cls: type[E]) -> list[E]:
 def started(setup: Mapping[str, Any] | None = None, seed: bytes = SEED) -> Rat:
     """A battle as `start` opens it, from a setup (the default one if None)."""
     parsed = RULESET.parse_setup(dict(setup if setup is not None else RULESET.default_setup))
-    return fold(None, RULESET.start(parsed, Rng(seed)))
+    return fold(None, RULESET.start(parsed, Rng(seed)).events)

@@ -149,7 +149,8 @@ def test_the_1_1_0_release_opens_its_battles_with_its_wish_delay_and_rules():
     old = RULESET.release("1.1.0", RULESET.releases["1.1.0"].content)     # type: ignore[index]
     assert old is not None
     # when: it opens the default battle, and today's version does
-    opened = [of_type(list(r.start(r.parse_setup(DEFAULT_SETUP), Rng(SEED))), RatStarted)[0] for r in (old, RULESET)]
+    opened = [of_type(list(r.start(r.parse_setup(DEFAULT_SETUP), Rng(SEED)).events), RatStarted)[0]
+              for r in (old, RULESET)]
     # then: 1.1.0 waits 2 turns and plays the rules as it did; today waits 1
     assert [(e.params["wish_delay"], e.rules) for e in opened] == [
         (2, msgspec.to_builtins(RULES_1_1_0)), (1, msgspec.to_builtins(Rules()))]

@@ -35,7 +35,7 @@ RULES_1_0_0_WIRE = {"enemy_hp_changes": "moved", "spd_at_minus_infinity": "minus
 
 
 def opening(**setup: object) -> list:
-    return list(RULESET.start(RULESET.parse_setup({**DEFAULT_SETUP, **setup}), Rng(SEED)))
+    return list(RULESET.start(RULESET.parse_setup({**DEFAULT_SETUP, **setup}), Rng(SEED)).events)
 
 
 def seen_by(viewer: Viewer, events: list) -> list:
@@ -108,7 +108,7 @@ def test_the_1_0_0_release_starts_its_battles_with_1_0_0s_rules():
     old = RULESET.release("1.0.0", RULESET.releases["1.0.0"].content)    # type: ignore[index]
     assert old is not None
     # when: it opens the default battle
-    started = of_type(list(old.start(old.parse_setup(DEFAULT_SETUP), Rng(SEED))), RatStarted)[0]
+    started = of_type(list(old.start(old.parse_setup(DEFAULT_SETUP), Rng(SEED)).events), RatStarted)[0]
     # then: the battle records 1.0.0's rules, where today's records today's
     assert (old.version, started.rules) == ("1.0.0", RULES_1_0_0_WIRE)
     assert of_type(opening(), RatStarted)[0].rules == {"enemy_hp_changes": "made", "spd_at_minus_infinity": "zero",

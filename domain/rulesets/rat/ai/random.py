@@ -12,16 +12,18 @@ from __future__ import annotations
 from domain.engine.rng import Rng
 
 from ..content import content
-from ..legal import actions_of, options
+from ..legal import action_options, actions_of
 from ..state import Plan, Rat
 
 
-def tickets(s: Rat, actor: str) -> list[str]:
-    """The seed's `available_moves`: each usable move once per PP left, in moveset order."""
+def tickets(s: Rat, actor: str, usable: list[str] | None = None) -> list[str]:
+    """The seed's `available_moves`: each usable move once per PP left, in moveset order
+    (`usable`: the actor's `actions_of`, if worked out already)."""
     e = s.entities[actor]
     found: list[str] = []
-    for action in actions_of(s, e):
-        kind = content().actions[action].kind
+    actions = content().actions
+    for action in actions_of(s, e) if usable is None else usable:
+        kind = actions[action].kind
         count = e.moves[action] if kind == "move" else e.items[action].count if kind == "consumable" \
             else s.params.intrinsic_weight
         found.extend([action] * count)
@@ -31,9 +33,12 @@ def tickets(s: Rat, actor: str) -> list[str]:
 def random_ai(s: Rat, actors: list[str], rng: Rng) -> list[Plan]:
     plans = []
     for actor in actors:
-        pool = tickets(s, actor) or actions_of(s, s.entities[actor])
+        e = s.entities[actor]
+        usable = actions_of(s, e)
+        pool = tickets(s, actor, usable) or usable
         action = pool[rng.int(1, len(pool)) - 1]
-        choices = [o for o in options(s, s.entities[actor]) if o.action == action]
+        # Its options with that action: listed once for each time the entity lists the action.
+        choices = action_options(s, e, action) * usable.count(action)
         pick = choices[rng.int(1, len(choices)) - 1]
         plans.append(Plan(actor=actor, action=pick.action, target=pick.target, move=pick.move))
     return plans
