@@ -17,7 +17,7 @@ from .commands import (ChooseBattlefield, EndTurn, PickRing, PickTeam, RingComma
                        UseItem, UseLeaderAbility)
 from .content import Ability, content
 from .hooks import AbilityCheck, SwapCost
-from .moves import Modifiers, effective, modifiers, through
+from .moves import Modifiers, modifiers, through
 from .roster import loadout
 from .state import REMOVABLE_SOURCES, Fighter, Ring, opponent
 
@@ -135,7 +135,10 @@ def swap_cost(s: Ring, seat: str) -> int:
     if s.swap_required:
         return 0
     cost = content().leaders[s.side(seat).leader].swap_cost
-    changed = effective(s, SwapCost(seat=seat, amount=cost))
+    found = modifiers(s, SwapCost)
+    if not found:                   # nothing in play changes it: `effective` would hand it back
+        return max(0, cost)
+    changed = through(s, found, SwapCost(seat=seat, amount=cost))
     assert changed is not None, "no Dynamic cancels a swap cost; they only change the amount"
     return max(0, changed.amount)
 
@@ -206,9 +209,9 @@ def battle_actions(s: Ring, seat: str) -> tuple[RingCommand, ...]:
     This runs for every state of every battle, so it makes the tests of `unit_ability_ok`,
     `leader_ability_ok`, `check_item`, `swap` and `can_strike` itself, in their order and
     without their reasons; the conformance tests hold `decide` to accept exactly this list."""
-    side = s.side(seat)
+    side = s.p1 if seat == "p1" else s.p2          # `side` and `ring_unit`, inlined
     ap = side.ap
-    ring = s.ring_unit(seat)
+    ring = s.units[side.ring] if side.ring is not None else None
     rules = content()
     found: list[RingCommand] = []
     known = _known_targets(s, seat)
