@@ -19,6 +19,7 @@ RUN_RATES = {"decisions_per_s", "sim_events_per_s", "baseline_chain_only_events_
              "rebuild_decoded_events_per_s", "rebuild_sqlite_events_per_s",
              "baseline_sqlite_select_events_per_s", "verify_events_per_s"}
 RUN_PLAYOUTS = {"playout_ms", "baseline_full_path_playout_ms", "playout_speedup"}
+RUN_RATIOS = {"decisions_ratio", "verify_ratio"}
 SEEK_TIMES = {f"{name}_{pct}_ms" for name in ("state", "view", "baseline_no_keyframes") for pct in ("p50", "p99")}
 LEADERBOARD_RATES = {"leaderboards_sets_per_s", "baseline_zincrby_sets_per_s", "baseline_openskill_sets_per_s",
                      "baseline_log_read_sets_per_s"}
@@ -34,9 +35,9 @@ def printed_json(capsys: pytest.CaptureFixture[str]) -> dict[str, float]:
 def test_run_measures_every_ruleset(ruleset: str, capsys: pytest.CaptureFixture[str]) -> None:
     run.main(["--ruleset", ruleset, "--battles", "1", "--repeats", "1", "--json"])
     found = printed_json(capsys)
-    assert set(found) == {"battles", "events", "decisions"} | RUN_RATES | RUN_PLAYOUTS
+    assert set(found) == {"battles", "events", "decisions"} | RUN_RATES | RUN_PLAYOUTS | RUN_RATIOS
     assert found["battles"] == 1 and found["events"] > 0 and found["decisions"] > 0
-    assert all(found[key] > 0 for key in RUN_RATES | RUN_PLAYOUTS)
+    assert all(found[key] > 0 for key in RUN_RATES | RUN_PLAYOUTS | RUN_RATIOS)
     assert found["playout_speedup"] == found["baseline_full_path_playout_ms"] / found["playout_ms"]
 
 
