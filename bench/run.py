@@ -122,9 +122,9 @@ def run(ruleset_id: str, battles: int, repeats: int) -> dict[str, float]:
 
     def baseline() -> float:
         return steady_rate(chain_only, events)
-    sim_rate, results["decisions_ratio"], bases = paired_rate(lambda: simulate(ruleset, battles), 1, baseline, repeats)
-    results["decisions_per_s"] = sim_rate * decisions
-    results["sim_events_per_s"] = sim_rate * events
+    results["decisions_per_s"], results["decisions_ratio"], bases = paired_rate(
+        lambda: simulate(ruleset, battles), decisions, baseline, repeats)
+    results["sim_events_per_s"] = results["decisions_per_s"] * events / decisions
 
     def rebuild_decoded() -> None:
         for m in matches:

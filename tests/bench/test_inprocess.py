@@ -39,6 +39,8 @@ def test_run_measures_every_ruleset(ruleset: str, capsys: pytest.CaptureFixture[
     assert found["battles"] == 1 and found["events"] > 0 and found["decisions"] > 0
     assert all(found[key] > 0 for key in RUN_RATES | RUN_PLAYOUTS | RUN_RATIOS)
     assert found["playout_speedup"] == found["baseline_full_path_playout_ms"] / found["playout_ms"]
+    # each ratio is of a rate to the baselines beside it: within the spread of those baselines
+    assert 0.2 < found["decisions_ratio"] * found["baseline_chain_only_events_per_s"] / found["decisions_per_s"] < 5
 
 
 def test_run_prints_each_rate_beside_its_target(capsys: pytest.CaptureFixture[str]) -> None:
