@@ -16,6 +16,7 @@ import math
 import re
 from collections.abc import Mapping
 from itertools import accumulate
+from typing import Any
 
 from .errors import InvalidInput, quote
 
@@ -64,13 +65,17 @@ def _check_container(value: Mapping[object, object] | list[object] | tuple[objec
                 _check(item, f"{where}[{i}]", depth + 1)
 
 
-def _check_object(value: Mapping[object, object], where: str, depth: int) -> None:
+def _check_object(value: Mapping[Any, Any], where: str, depth: int) -> None:
     for key, item in value.items():
-        if not isinstance(key, str):
-            raise InvalidInput(where, f"keys must be strings, not {type(key).__name__} {quote(key, 24)}")
-        _check_text(key, where, "has a key that is")
-        if not _plain(item):    # a path is only spelt out for a value that may fail
-            _check(item, _member(where, key), depth + 1)
+        if type(key) is not str or not key.isascii():       # an ASCII key needs nothing more
+            if not isinstance(key, str):
+                raise InvalidInput(where, f"keys must be strings, not {type(key).__name__} {quote(key, 24)}")
+            _check_text(key, where, "has a key that is")
+        kind = type(item)       # `_plain`, inlined: every command sent and replayed comes here
+        if (kind is str and item.isascii()) or (kind is int and INT_MIN <= item <= INT_MAX) \
+                or item is None or kind is bool:
+            continue
+        _check(item, _member(where, key), depth + 1)    # a path is only spelt out for a value that may fail
 
 
 def _plain(value: object) -> bool:
