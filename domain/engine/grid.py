@@ -160,13 +160,13 @@ class _Tables:
         lefts = sum(1 << n for n, c in enumerate(self.cells) if c.col > 0)
         rights = sum(1 << n for n, c in enumerate(self.cells) if c.col < width - 1)
         if grid.metric is Metric.ORTHOGONAL:
-            self.spread: Callable[[int], int] = lambda ring: (
-                ring >> width | ring << width | (ring & lefts) >> 1 | (ring & rights) << 1)
+            self.spread: Callable[[int], int] = lambda front: (
+                front >> width | front << width | (front & lefts) >> 1 | (front & rights) << 1)
         else:
-            self.spread = lambda ring: (
-                ring >> width | ring << width | (ring & lefts) >> 1 | (ring & rights) << 1
-                | (ring & rights) >> (width - 1) | (ring & rights) << (width + 1)
-                | (ring & lefts) << (width - 1) | (ring & lefts) >> (width + 1))
+            self.spread = lambda front: (
+                front >> width | front << width | (front & lefts) >> 1 | (front & rights) << 1
+                | (front & rights) >> (width - 1) | (front & rights) << (width + 1)
+                | (front & lefts) << (width - 1) | (front & lefts) >> (width + 1))
 
 
 _TABLES: dict[Grid, _Tables] = {}
@@ -228,33 +228,33 @@ def reachable(grid: Grid, start: Cell, budget: int | None, cost: EntryCost = uni
 
 class Flood(NamedTuple):
     """Every cell a move of one step per cell can enter from `start` within its budget, as
-    sets of cells (bits, see `cell_bits`): `rings[k]` holds the cells k steps away at the
-    fewest (`rings[0]` is `start`), `reached` all of them. Where it may end is the caller's to say.
+    sets of cells (bits, see `cell_bits`): `fronts[k]` holds the cells k steps away at the
+    fewest (`fronts[0]` is `start`), `reached` all of them. Where it may end is the caller's to say.
     (A named tuple: a game may flood once for every piece it moves.)"""
     grid: Grid
     start: Cell
-    rings: tuple[int, ...]
+    fronts: tuple[int, ...]
     reached: int
 
     @property
     def steps(self) -> dict[Cell, int]:
         """The fewest steps to each cell reached, fewest first, then in reading order."""
-        return {cell: k for k, ring in enumerate(self.rings) for cell in bit_cells(self.grid, ring)}
+        return {cell: k for k, front in enumerate(self.fronts) for cell in bit_cells(self.grid, front)}
 
     def route(self, goal: Cell) -> Route | None:
         """The route to `goal` that `path` takes (None if it is out of reach): back from the
-        goal, each cell is entered from its first neighbour, in reading order, one ring nearer."""
+        goal, each cell is entered from its first neighbour, in reading order, one front nearer."""
         tables = _tables(self.grid)
         here = tables.number.get(goal)
         if here is None or not self.reached >> here & 1:
             return None
         at = 0
-        while not self.rings[at] >> here & 1:
+        while not self.fronts[at] >> here & 1:
             at += 1
         cells, numbered, around = [], tables.cells, tables.around
-        for ring in self.rings[at - 1::-1] if at else ():     # the ring before each cell's
+        for front in self.fronts[at - 1::-1] if at else ():     # the front before each cell's
             cells.append(numbered[here])
-            came = ring & around[here]
+            came = front & around[here]
             here = (came & -came).bit_length() - 1              # the first in reading order
         cells.reverse()
         return Route(cells=tuple(cells), cost=at)
@@ -277,28 +277,28 @@ def bit_cells(grid: Grid, bits: int) -> list[Cell]:
 
 def flood(grid: Grid, start: Cell, budget: int | None, blocked: int = 0, *, until: Cell | None = None) -> Flood:
     """`reachable` and `path` where every cell costs 1 to enter but the `blocked` ones (bits,
-    see `cell_bits`), which cannot be: a breadth-first search, one ring of cells at a time.
+    see `cell_bits`), which cannot be: a breadth-first search, one front of cells at a time.
     With `can_stop`, `reachable` is the cells of `steps` that are `start` or pass `can_stop`,
     and `path` to a goal that passes it (or is `start`) is `route(goal)`. With `until`, the
-    search ends with the ring that reaches that cell: enough for the route to it."""
+    search ends with the front that reaches that cell: enough for the route to it."""
     tables = _tables(grid)
     first = tables.number.get(start)
     if first is None:
         raise _off(grid, start)
     if budget is not None and budget < 0:
         raise ValueError(f"a budget is 0 or more, not {budget}")
-    ring = reached = 1 << first
-    enterable = tables.board & ~blocked & ~ring
+    front = reached = 1 << first
+    enterable = tables.board & ~blocked & ~front
     last = None if until is None else tables.number.get(until)      # None: never reached
     goal = 0 if last is None else 1 << last
-    rings, spread = [ring], tables.spread
-    while ring and not ring & goal and (budget is None or len(rings) <= budget):
-        ring = spread(ring) & enterable
-        if ring:
-            enterable &= ~ring
-            rings.append(ring)
-            reached |= ring
-    return Flood(grid, start, tuple(rings), reached)
+    fronts, spread = [front], tables.spread
+    while front and not front & goal and (budget is None or len(fronts) <= budget):
+        front = spread(front) & enterable
+        if front:
+            enterable &= ~front
+            fronts.append(front)
+            reached |= front
+    return Flood(grid, start, tuple(fronts), reached)
 
 
 def follow(grid: Grid, start: Cell, cells: Sequence[Cell], cost: EntryCost = uniform_cost) -> Route:
