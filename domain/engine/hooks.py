@@ -97,6 +97,7 @@ class Hooks:
         # holds the effects themselves, so no other sequence can reuse that id while it lives.
         self._by_identity: dict[int, tuple[Sequence[Effect], dict[type, list[Row]], dict[type, list[Row]]]] = {}
         self.kinds: set[str] = set()
+        self._kinds_on: dict[tuple[Phase, type], frozenset[str]] = {}      # `kinds_on`, as asked
 
     def hook(self, phase: Phase, *, on: type, kind: str, priority: int = 0,
              subject: str | None = None) -> Callable[[Handler], Handler]:
@@ -112,9 +113,18 @@ class Hooks:
             self._table.setdefault((phase, on), {}).setdefault(kind, []).append((priority, fn, subject))
             (self.before if phase == _BEFORE else self.after).add(on)
             self._by_identity.clear()
+            self._kinds_on.clear()
             self.kinds.add(kind)
             return fn
         return register
+
+    def kinds_on(self, phase: Phase, on: type) -> frozenset[str]:
+        """The effect kinds with a handler on this phase of `on`: with none of them in force, a
+        pass over `on` changes nothing, so a caller may skip building what it would ask."""
+        found = self._kinds_on.get((phase, on))
+        if found is None:
+            found = self._kinds_on[(phase, on)] = frozenset(self._table.get((phase, on), ()))
+        return found
 
     def hooked(self, phase: Phase, on: type) -> bool:
         """Whether any effect kind hooks this phase of this type (the fast path skips the rest)."""

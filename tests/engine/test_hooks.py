@@ -243,3 +243,17 @@ def test_an_effect_removed_by_an_earlier_reaction_reacts_only_where_the_rules_ke
     # then the curse still hits where gone effects react, and does not where they don't
     assert [e for e in b.events if isinstance(e, Hit)] == hits
     assert b.state.hp == {"a": 10 - 3 * len(hits)}
+
+
+def test_the_kinds_hooking_a_type_include_one_registered_after_they_were_asked():
+    """Given one kind modifying a query, when another is registered after the question, then
+    the answer has both; and a type nobody hooks has none."""
+    class Ask(msgspec.Struct, frozen=True):
+        n: int
+
+    hooks = Hooks()
+    hooks.hook(Phase.BEFORE, on=Ask, kind="doubling")(lambda ctx, state, q: Ask(q.n * 2))
+    assert hooks.kinds_on(Phase.BEFORE, Ask) == {"doubling"}
+    hooks.hook(Phase.BEFORE, on=Ask, kind="halving")(lambda ctx, state, q: Ask(q.n // 2))
+    assert hooks.kinds_on(Phase.BEFORE, Ask) == {"doubling", "halving"}
+    assert hooks.kinds_on(Phase.AFTER, Ask) == frozenset()

@@ -56,21 +56,7 @@ def ask(s: Skirmish, query: Any) -> tuple[Any, list[Effect]]:
 def hooked(s: Skirmish, query: type) -> bool:
     """Whether an effect in force in `s` hooks `query` (a BEFORE handler on it): if none does,
     every answer to such a query is the query as asked."""
-    return not _hooking(query).isdisjoint(kinds(s))
-
-
-# The effect kinds with a BEFORE handler on each query type. Every skirmish hook is registered
-# as the package loads (its `effects` modules), before any rule runs, so each set is fixed
-# once looked up.
-_HOOKING: dict[type, frozenset[str]] = {}
-
-
-def _hooking(query: type) -> frozenset[str]:
-    found = _HOOKING.get(query)
-    if found is None:
-        probe = tuple(Effect(kind=kind, owner="") for kind in sorted(HOOKS.kinds))
-        found = _HOOKING[query] = frozenset(row[0].kind for row in HOOKS.plan(Phase.BEFORE, query, probe))
-    return found
+    return not HOOKS.kinds_on(Phase.BEFORE, query).isdisjoint(kinds(s))
 
 
 _SPENT = {"move": attrgetter("moved"), "attack": attrgetter("attacked"), "counter": attrgetter("countered")}
