@@ -222,7 +222,10 @@ class Tournaments:
 
     def _opened(self, state: TournamentState, a: str, b: str | None, set_id: str, games: int) -> SetState | None:
         """A pairing's set as stored; None when it has only just been opened: a set the
-        tournament recorded but nobody opened (a worker stopped between the two) is opened here."""
+        tournament recorded but nobody opened (a worker stopped between the two) is opened here.
+        Another worker may open it at the same moment (the sweep, while `start` opens round 1):
+        the set and its first battle are saved in one transaction, so one of the two wins whole,
+        and the loser finds it opened."""
         created = state.created
         assert created is not None and b is not None
         try:
@@ -231,8 +234,11 @@ class Tournaments:
             seats = (("p1", a), ("p2", b))
             entry = {seat: {"bot": state.bots[who]} if who in state.bots else who for seat, who in seats}
             hashes = {seat: state.token_hashes[who] for seat, who in seats if who in state.token_hashes}
-            self.sets.create(created.ruleset, entry, games=games, mode=created.mode if games > 1 else "best_of",
-                             set_id=set_id, clock=created.clock, token_hashes=hashes)
+            try:
+                self.sets.create(created.ruleset, entry, games=games, mode=created.mode if games > 1 else "best_of",
+                                 set_id=set_id, clock=created.clock, token_hashes=hashes)
+            except IntegrityError:
+                pass                # another worker opened it first
             return None
 
     def _first(self, state: TournamentState, events: Sequence[Event]) -> TournamentState | None:

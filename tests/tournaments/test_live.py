@@ -109,3 +109,25 @@ def test_two_workers_advancing_at_once_record_each_round_once(sqlite_url):
         paired = [r.event.round for r in records if isinstance(r.event, RoundPaired)]
         assert rounds == paired == [1, 2, 3]
         assert audit_tournament(one, Sets(one), created.tournament_id)["status"] == "ok"
+
+
+def test_a_set_opened_by_another_worker_while_start_opens_it_is_taken_not_refused(sqlite_url):
+    """Given the sweep of another worker opens round 1's set between `start` recording the
+    pairing and opening the set, when `start` opens it too, then `start` answers with the round
+    (the other worker's set stands) instead of failing on the set's version."""
+    with Battles(sqlite_url) as one, Battles(sqlite_url) as two:
+        first, second = Tournaments(one, Sets(one)), Tournaments(two, Sets(two))
+        created = first.create("deckduel", "swiss", rounds=1)
+        for bot in ("greedy", "random"):
+            first.enter_house(created.tournament_id, bot)
+        create = first.sets.create
+
+        def after_the_sweep(*args, **kwargs):
+            second.advance(created.tournament_id)       # finds the pairing, opens its set
+            return create(*args, **kwargs)
+        first.sets.create = after_the_sweep             # type: ignore[method-assign]
+        started = first.start(created.tournament_id)
+        [paired] = started.paired
+        [pairing] = paired.pairings
+        assert pairing.set_id is not None and second.sets.load(pairing.set_id).created.games == 1
+        assert [r.event.round for r in first.records(created.tournament_id) if isinstance(r.event, RoundPaired)] == [1]
