@@ -1,9 +1,9 @@
 """Ring's number rules: effectiveness chances, the effectiveness roll, damage, exhaustion.
 
-Every formula works in `fractions.Fraction` and stores integers. The one rounding rule:
-a result is rounded down (floor) once, at the end; a chance is in basis points (1/10,000)
-and the Normal chance takes whatever Glancing and Critical leave, so the three always sum
-to exactly 10,000.
+Every formula is exact (in `fractions.Fraction`, or in integers over a common denominator)
+and stores integers. The one rounding rule: a result is rounded down (floor) once, at the
+end; a chance is in basis points (1/10,000) and the Normal chance takes whatever Glancing
+and Critical leave, so the three always sum to exactly 10,000.
 """
 from __future__ import annotations
 
@@ -66,10 +66,11 @@ def damage(power: int, atk: int, defense: int, penetration_bp: int = 0) -> int:
     punishes the reverse; the total never goes below 0."""
     if atk <= 0 or defense <= 0:
         raise ValueError("ATK and DEF must be positive")
-    ratio = Fraction(atk, defense)
-    k = Fraction(penetration_bp, BASIS)
-    total = power * ratio + power * (ratio - 1) * (ratio * k)
-    return max(0, math.floor(total))
+    # power x r + power x (r - 1) x r x k with r = atk / defense and k = penetration_bp / BASIS,
+    # over the common denominator defense^2 x BASIS: integer floor division is the exact floor
+    # of the same fraction (`fraction_damage` in the tests works it out in Fractions).
+    numerator = power * atk * (defense * BASIS + (atk - defense) * penetration_bp)
+    return max(0, numerator // (defense * defense * BASIS))
 
 
 @lru_cache(maxsize=65536)

@@ -157,7 +157,8 @@ class DisabledEquipment(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     worn: tuple[PoolSlot, ...]      # the unit's pools with the equipment: they come back with it
 
 
-# Weak references let `domain.engine.memo` keep answers per state object (targets.py).
+# Weak references let `domain.engine.memo` keep answers per state object (targets.py keeps
+# only its last state's, by a strong reference, so it needs none).
 class Ring(msgspec.Struct, frozen=True, kw_only=True, weakref=True):
     params: Params
     p1: Side

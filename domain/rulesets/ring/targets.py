@@ -11,7 +11,6 @@ from itertools import combinations
 
 from domain.engine.errors import RuleViolation
 from domain.engine.events import Command
-from domain.engine.memo import StateMemo
 
 from .commands import (ChooseBattlefield, EndTurn, PickRing, PickTeam, RingCommand, StrikeLeader, Swap, UseAbility,
                        UseItem, UseLeaderAbility)
@@ -182,23 +181,35 @@ def actions(s: Ring, seat: str, *, with_end: bool = True) -> list[RingCommand]:
 END_TURN = EndTurn()         # commands are frozen: one serves every list
 
 
-# Each state's battle actions, by (the content in force, seat); see `domain.engine.memo`.
-_OPTIONS = StateMemo()
+# The battle actions of the last state asked about, by (the content in force, seat): a state is
+# asked by `settle` after the action that made it, by `legal_commands` and by `decide`, one
+# after the other, so only the latest state needs them. The state is held here (a strong
+# reference), so no other object can take its address while its answers are kept; the pair is
+# read once, so battles in several threads only miss, never mix answers.
+_LAST: tuple[object, dict[tuple[object, str], tuple[RingCommand, ...]]] = (None, {})
 
 
 def battle_options(s: Ring, seat: str) -> tuple[RingCommand, ...]:
     """`battle_actions`, worked out once per state object, content and seat."""
-    key = (content(), seat)
-    found = _OPTIONS.get(s, key)
-    if found is None:
-        found = _OPTIONS.put(s, key, battle_actions(s, seat))
+    global _LAST
+    last, key = _LAST, (content(), seat)
+    if last[0] is s:
+        found = last[1].get(key)
+        if found is not None:
+            return found
+    else:
+        last = _LAST = (s, {})
+    found = last[1][key] = battle_actions(s, seat)
     return found
 
 
 def listed(s: Ring, seat: str, cmd: Command) -> bool:
     """Whether `cmd` is among the battle actions already worked out for this state, content
     and seat: `decide` need not check it again (it would make the same checks)."""
-    found = _OPTIONS.get(s, (content(), seat))
+    last = _LAST
+    if last[0] is not s:
+        return False
+    found = last[1].get((content(), seat))
     return found is not None and cmd in found
 
 

@@ -1,7 +1,9 @@
 """Ring's number rules, with exact values (seed 000: SKL and PRY, ATK and DEF, EXS)."""
 from __future__ import annotations
 
+import math
 from collections import Counter
+from fractions import Fraction
 
 import pytest
 
@@ -57,6 +59,22 @@ def test_the_roll_follows_the_chances_and_the_seed():
 ])
 def test_default_damage(power, atk, defense, k, expected):
     assert damage(power, atk, defense, k) == expected
+
+
+def fraction_damage(power: int, atk: int, defense: int, penetration_bp: int) -> int:
+    """The damage rule as seed 000 states it, in exact fractions."""
+    ratio = Fraction(atk, defense)
+    k = Fraction(penetration_bp, 10_000)
+    return max(0, math.floor(power * ratio + power * (ratio - 1) * (ratio * k)))
+
+
+def test_default_damage_is_the_floor_of_the_exact_fraction():
+    for power in (-3, 0, 1, 7, 20, 55, 120):
+        for atk in (1, 2, 9, 37, 50, 61, 140):
+            for defense in (1, 3, 10, 37, 49, 75, 200):
+                for k in (0, 1, 333, 2500, 5000, 9999, 20_000):
+                    assert damage(power, atk, defense, k) == fraction_damage(power, atk, defense, k), \
+                        (power, atk, defense, k)
 
 
 def test_exhaustion_lowers_every_attribute_by_its_percentage():

@@ -31,6 +31,19 @@ def test_a_state_lists_its_battle_actions_once_per_content():
     assert older is not CONTENT and battle_options(given, "p1") is today
 
 
+def test_only_the_last_state_asked_about_keeps_its_battle_actions():
+    # settle, legal_commands and decide ask about one state after another: the next state
+    # asked about takes the place of the last, whose answers no other state can read
+    first = ring([unit("p1", "shadow_cat", abilities=("brittle_hex",))], [unit("p2", "shellback")])
+    second = ring([unit("p1", "shellback")], [unit("p2", "shadow_cat", abilities=("brittle_hex",))])
+    kept = battle_options(first, "p1")
+    assert listed(first, "p1", kept[0])
+    assert battle_options(second, "p1") != kept
+    assert not listed(first, "p1", kept[0]) and not listed(second, "p1", kept[0])
+    assert battle_options(first, "p1") == kept                      # worked out again, the same
+    assert battle_options(first, "p1") is battle_options(first, "p1")
+
+
 def random_battle(name: str) -> Iterator[Ring]:
     """Every game state of a battle between random bots, in order, as folding its log gives."""
     ruleset = get_ruleset("ring")
