@@ -19,11 +19,27 @@ def _entity(s: Rat, key: str, **changes: object) -> Rat:
     return replace(s, entities={**s.entities, key: replace(s.entities[key], **changes)})
 
 
+# Every effects tuple made so far, by value: a state gets the one object for each value, so
+# that what the hooks worked out for it (`Hooks.plan`, by identity) serves every state, turn
+# and battle with the same effects. Statuses are frozen and compare by value.
+_EFFECTS: dict[tuple[Status, ...], tuple[Status, ...]] = {}
+_EFFECTS_MAX = 4096
+
+
+def _one(effects: tuple[Status, ...]) -> tuple[Status, ...]:
+    """The tuple kept for the value of `effects` (`effects` itself, the first time)."""
+    found = _EFFECTS.get(effects)
+    if found is None:
+        if len(_EFFECTS) >= _EFFECTS_MAX:
+            _EFFECTS.clear()
+        found = _EFFECTS[effects] = effects
+    return found
+
+
 def _kept(effects: tuple[Status, ...], keep: Callable[[Status], bool]) -> tuple[Status, ...]:
-    """The effects `keep` keeps: the same tuple when it keeps them all, so that what the hooks
-    worked out for it (`Hooks.plan`, by identity) still serves."""
+    """The effects `keep` keeps: the same tuple when it keeps them all."""
     kept = tuple(x for x in effects if keep(x))
-    return effects if len(kept) == len(effects) else kept
+    return effects if len(kept) == len(effects) else _one(kept)
 
 
 def _without(s: Rat, owner: str, kind: str) -> Rat:
@@ -46,14 +62,14 @@ def _(e: ev.RatStarted, s: Rat | None) -> Rat:
     enemies = tuple(msgspec.convert({**x, "hp": hp[x["id"]], "max_hp": hp[x["id"]]}, type=Entity) for x in e.enemies)
     return Rat(params=msgspec.convert(e.params, type=Params), rules=msgspec.convert(e.rules, type=Rules),
                formation=e.formation, seats=dict(e.seats), entities={m.id: m for m in enemies},
-               effects=_passives(enemies))
+               effects=_one(_passives(enemies)))
 
 
 @evolve.on()
 def _(e: ev.PartyJoined, s: Rat) -> Rat:
     members = tuple(msgspec.convert(x, type=Entity) for x in e.members or ())
     return replace(s, entities={**{m.id: m for m in members}, **s.entities},
-                   effects=_passives(members) + s.effects)
+                   effects=_one(_passives(members) + s.effects))
 
 
 # Events that only explain the log: the resolver need not call anything for them.
@@ -73,8 +89,8 @@ def _(e: ev.TurnStarted, s: Rat) -> Rat:
 @evolve.on()
 def _(e: ev.StatusesAged, s: Rat) -> Rat:
     aged = {(owner, kind): turns for owner, kind, turns in e.elapsed}
-    return replace(s, effects=tuple(replace(x, turns=aged[(x.owner, x.kind)]) if (x.owner, x.kind) in aged else x
-                                    for x in s.effects))
+    return replace(s, effects=_one(tuple(replace(x, turns=aged[(x.owner, x.kind)]) if (x.owner, x.kind) in aged
+                                         else x for x in s.effects)))
 
 
 @evolve.on()
@@ -154,7 +170,8 @@ def _(e: ev.Killed, s: Rat) -> Rat:
 
 @evolve.on()
 def _(e: ev.StatusGained, s: Rat) -> Rat:
-    return replace(s, effects=(*s.effects, Status(kind=e.kind, owner=e.target, source="ailment", gained=e.turn)))
+    return replace(s, effects=_one((*s.effects, Status(kind=e.kind, owner=e.target, source="ailment",
+                                                       gained=e.turn))))
 
 
 @evolve.on()
@@ -170,26 +187,28 @@ def _(e: ev.StatLevelChanged, s: Rat) -> Rat:
 
 @evolve.on()
 def _(e: ev.Protected, s: Rat) -> Rat:
-    s = replace(s, effects=(*s.effects, Status(kind="protected", owner=e.target, source="protect", gained=e.turn)))
+    s = replace(s, effects=_one((*s.effects, Status(kind="protected", owner=e.target, source="protect",
+                                                    gained=e.turn))))
     return _entity(s, e.target, protected_turn=e.turn)
 
 
 @evolve.on()
 def _(e: ev.Analyzed, s: Rat) -> Rat:
     s = _without(s, e.target, "analyzed")
-    return replace(s, effects=(*s.effects, Status(kind="analyzed", owner=e.target, source=f"analyze:{e.mode}")))
+    return replace(s, effects=_one((*s.effects, Status(kind="analyzed", owner=e.target,
+                                                       source=f"analyze:{e.mode}"))))
 
 
 @evolve.on()
 def _(e: ev.WishMade, s: Rat) -> Rat:
     wish = Status(kind="wish", owner=e.target, source="wish", severity=e.amount, gained=e.turn)
-    return replace(s, effects=(*s.effects, wish))
+    return replace(s, effects=_one((*s.effects, wish)))
 
 
 @evolve.on()
 def _(e: ev.WishGranted, s: Rat) -> Rat:
     first = next(x for x in s.effects if x.owner == e.target and x.kind == "wish")
-    return replace(s, effects=tuple(x for x in s.effects if x is not first))
+    return replace(s, effects=_one(tuple(x for x in s.effects if x is not first)))
 
 
 @evolve.on()

@@ -3,6 +3,7 @@ they modify: seed 003's modifiers and on_* callbacks. The hooks themselves are i
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 
@@ -11,10 +12,26 @@ from domain.engine.hooks import Effect, Hooks, Phase, Row
 HOOKS = Hooks()
 
 
+# The effects last asked about (a strong reference: no other tuple can take its address while
+# it is kept) and the hooks each query type has in play for them.
+_LAST: list[Any] = [None, {}]
+
+
 def in_play(query: type, effects: Sequence[Effect]) -> list[Row]:
     """The hooks on `query` that the effects in play run, in order: with none, `modify`
-    returns the query as it is, so a caller that finds none need not build one."""
-    return HOOKS.plan(Phase.BEFORE, query, effects) if effects else []
+    returns the query as it is, so a caller that finds none need not build one. The rules ask
+    this of the same effects many times running (a state keeps its tuple while they stay),
+    so the answers for the last tuple are at hand without going through the registry."""
+    if not effects:
+        return []
+    if _LAST[0] is effects:
+        found: list[Row] | None = _LAST[1].get(query)
+        if found is not None:
+            return found
+    else:
+        _LAST[0], _LAST[1] = effects, {}
+    found = _LAST[1][query] = HOOKS.plan(Phase.BEFORE, query, effects)
+    return found
 
 
 class StatQuery(msgspec.Struct, frozen=True, kw_only=True):

@@ -3,27 +3,35 @@ allows, and the plan a seat whose clock ran out makes. `legal_commands`, `decide
 enemy AI all read these, so they agree exactly."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from functools import lru_cache
+from typing import Any
 
 from domain.engine.errors import RuleViolation
 from domain.engine.hooks import modify
 
-from .answers import known, per_state, remember
+from .answers import answers
 from .commands import Act
 from .content import Action, Content, content
 from .hooks import HOOKS, CanAct, Row, Selectable, in_play
-from .state import Entity, Rat
+from .state import PARTY, Entity, Rat
 
 
 def awaiting(s: Rat) -> frozenset[str]:
-    return frozenset([seat for side, seat in s.seats.items() if seat is not None and waiting(s, side)])
+    """The seats with an entity to choose for, worked out once per state object."""
+    found = answers(s)
+    seats: frozenset[str] | None = found.get("awaiting")
+    if seats is None:
+        seats = found["awaiting"] = frozenset([seat for side, seat in s.seats.items()
+                                               if seat is not None and _waiting(s, side, found)])
+    return seats
 
 
 def legal_commands(s: Rat, seat: str) -> list[Act]:
     side = s.seat_side(seat)
-    first = waiting(s, side) if side else ()
-    return list(options(s, s.entities[first[0]])) if first else []
+    found = answers(s)
+    first = _waiting(s, side, found) if side else ()
+    return list(_known_options(s, s.entities[first[0]], found)) if first else []
 
 
 def default_command(s: Rat, seat: str) -> Act:
@@ -69,15 +77,36 @@ def to_plan(s: Rat, side: str) -> list[str]:
 
 def waiting(s: Rat, side: str) -> tuple[str, ...]:
     """`to_plan`, worked out once per state object, content and side."""
+    return _waiting(s, side, answers(s))
+
+
+def _waiting(s: Rat, side: str, found: dict[Hashable, Any]) -> tuple[str, ...]:
+    """`waiting`, given the answers about `s` (`answers.answers`)."""
     if s.result is not None or s.resolving:
         return ()
     question = ("waiting", side)
-    found: tuple[str, ...] | None = known(s, question)
-    if found is None:
-        hooks, entities, plans = in_play(CanAct, s.effects), s.entities, s.plans
-        found = remember(s, question, tuple([key for key in s.order if key not in plans and entities[key].side == side
-                                             and not _stopped(s, entities[key], hooks)]))
-    return found
+    listed: tuple[str, ...] | None = found.get(question)
+    if listed is None:
+        listed = found[question] = _choosers(s, side)
+    return listed
+
+
+def choosers(s: Rat, side: str) -> tuple[str, ...]:
+    """`waiting`, worked out afresh and kept nowhere: for a state made to be asked once."""
+    if s.result is not None or s.resolving:
+        return ()
+    return _choosers(s, side)
+
+
+def _choosers(s: Rat, side: str) -> tuple[str, ...]:
+    """The side's entities still to choose, in queue order, of a state neither decided nor resolving."""
+    hooks, entities, plans = in_play(CanAct, s.effects), s.entities, s.plans
+    if hooks:
+        return tuple([key for key in s.order if key not in plans and entities[key].side == side
+                      and not _stopped(s, entities[key], hooks)])
+    # `_stopped` without hooks: dead or knocked out
+    return tuple([key for key in s.order if key not in plans and (e := entities[key]).side == side
+                  and not e.dead and not e.ko])
 
 
 def selectable(s: Rat, e: Entity, action: str) -> bool:
@@ -88,15 +117,24 @@ def selectable(s: Rat, e: Entity, action: str) -> bool:
 
 def forbids_protect(e: Entity) -> bool:
     """FEATHERED_HEAD (seed 003, Equipment Slots): its wearer may not choose PROTECT."""
-    return any(content().equipment[item].forbids_protect for item in e.equipment)
+    worn = content().equipment
+    for item in e.equipment:        # a loop, not any(): asked for every entity's options
+        if worn[item].forbids_protect:
+            return True
+    return False
 
 
 def actions_of(s: Rat, e: Entity) -> list[str]:
     """Moves with PP left, intrinsic moves, then consumables in stock, as the entity lists them."""
     found = [m for m, pp in e.moves.items() if pp > 0]
-    found += [a for a in e.intrinsic if a != "protect" or not forbids_protect(e)]
-    found += [item for item, stack in e.items.items() if stack.count > 0]
-    if not in_play(Selectable, s.effects):
+    if "protect" in e.intrinsic and forbids_protect(e):
+        found += [a for a in e.intrinsic if a != "protect"]
+    else:
+        found += e.intrinsic
+    for item, stack in e.items.items():
+        if stack.count > 0:
+            found.append(item)
+    if not s.effects or not in_play(Selectable, s.effects):
         return found
     return [a for a in found if selectable(s, e, a)]
 
@@ -106,13 +144,29 @@ Sides = tuple[list[str], list[str]]
 
 def sides(s: Rat, e: Entity) -> Sides:
     """The living entities of `e`'s side and of the other, in entity order."""
-    side = e.side
-    own: list[str] = []
-    other: list[str] = []
-    for x in s.entities.values():
+    party, enemies = living(s.entities)
+    return (list(party), list(enemies)) if e.side == PARTY else (list(enemies), list(party))
+
+
+# The entities of the state last asked about (a strong reference, so that no other object can
+# take its address while it is kept), and their living ids, party first.
+_LIVING: list[Any] = [None, ((), ())]
+
+
+def living(entities: dict[str, Entity]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The living party members and enemies of `entities`, in entity order. States are frozen
+    and `evolve` builds a new dict of entities for every change, so the answer for the same
+    dict object stays right: the states of one turn's choices share theirs."""
+    if _LIVING[0] is entities:
+        return _LIVING[1]
+    party: list[str] = []
+    enemies: list[str] = []
+    for x in entities.values():
         if not x.dead:
-            (own if x.side == side else other).append(x.id)
-    return own, other
+            (party if x.side == PARTY else enemies).append(x.id)
+    found = _LIVING[1] = (tuple(party), tuple(enemies))
+    _LIVING[0] = entities
+    return found
 
 
 def targets(s: Rat, e: Entity, action: Action, lists: Sides | None = None) -> list[str | None]:
@@ -149,7 +203,16 @@ def options(s: Rat, e: Entity) -> tuple[Act, ...]:
     """Every command `e` may give now: its actions, each with its targets and moves."""
     if s.entities.get(e.id) is not e:
         return _options(s, e, tuple(actions_of(s, e)))
-    return per_state(s, ("options", e.id), lambda: _options(s, e, tuple(actions_of(s, e))))
+    return _known_options(s, e, answers(s))
+
+
+def _known_options(s: Rat, e: Entity, found: dict[Hashable, Any]) -> tuple[Act, ...]:
+    """`options` of an entity of `s`, given the answers about `s` (`answers.answers`)."""
+    question = ("options", e.id)
+    listed: tuple[Act, ...] | None = found.get(question)
+    if listed is None:
+        listed = found[question] = _options(s, e, tuple(actions_of(s, e)))
+    return listed
 
 
 def action_options(s: Rat, e: Entity, action_id: str) -> tuple[Act, ...]:
@@ -159,9 +222,10 @@ def action_options(s: Rat, e: Entity, action_id: str) -> tuple[Act, ...]:
 
 def _options(s: Rat, e: Entity, actions: tuple[str, ...]) -> tuple[Act, ...]:
     known = content()
-    own, other = sides(s, e)
+    party, enemies = living(s.entities)
+    own, other = (party, enemies) if e.side == PARTY else (enemies, party)
     zero_pp = tuple(m for m, pp in e.moves.items() if pp == 0) if not known.stutters.isdisjoint(actions) else ()
-    return _listed(known, e.id, actions, tuple(own), tuple(other), zero_pp)
+    return _listed(known, e.id, actions, own, other, zero_pp)
 
 
 @lru_cache(maxsize=4096)
@@ -183,13 +247,14 @@ def _listed(known: Content, actor: str, actions: tuple[str, ...], own: tuple[str
 def checked(s: Rat, seat: str, cmd: Act) -> Act:
     """The command if `seat` may give it now; a RuleViolation saying why not otherwise."""
     side = s.seat_side(seat)
-    first = waiting(s, side) if side else ()
+    found = answers(s)
+    first = _waiting(s, side, found) if side else ()
     if not first:
         raise RuleViolation(f"{seat} has nothing to choose now")
     if cmd.actor != first[0]:
         raise RuleViolation(f"{first[0]!r} chooses next (the queue's order), not {cmd.actor!r}",
                             expected=first[0])
-    listed = known(s, ("options", cmd.actor))
+    listed = found.get(("options", cmd.actor))
     if listed is not None and cmd in listed:      # `options` made every check below
         return cmd
     e = s.entities[first[0]]

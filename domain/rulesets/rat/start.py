@@ -19,8 +19,31 @@ from .state import ENEMIES, PARTY, Entity, Params, Rat, Rules
 from .turn import begin_turn
 
 
+# Party members built so far, by everything each is built from: its setup (as exact JSON
+# bytes), the params, and the content records it reads (by identity: the record objects are
+# kept with the entity, so no other record can take an address while its entry lives).
+# Entities are frozen, so battles of the same setup start from the same objects.
+_BUILT: dict[tuple[Any, ...], tuple[tuple[Any, ...], Entity]] = {}
+_BUILT_MAX = 512
+
+
 def member_entity(m: MemberSetup, params: Params) -> Entity:
     """Seed 003, Stats: base + 10 per EV point + equipment, for each stat."""
+    known = content()
+    records = (known.members[m.member], *[known.equipment[e] for e in m.equipment],
+               *[known.actions[mv] for mv in m.moves])
+    key = (params, msgspec.json.encode(m), *[id(x) for x in records])
+    found = _BUILT.get(key)
+    if found is not None and all(a is b for a, b in zip(found[0], records)):
+        return found[1]
+    if len(_BUILT) >= _BUILT_MAX:
+        _BUILT.clear()
+    built = _member_entity(m, params)
+    _BUILT[key] = (records, built)
+    return built
+
+
+def _member_entity(m: MemberSetup, params: Params) -> Entity:
     known = content()
     c = known.members[m.member]
     worn = [known.equipment[e] for e in m.equipment]
@@ -72,8 +95,14 @@ def _json(value: object) -> Any:
 def _hp_apart(enemies: tuple[Entity, ...]) -> tuple[tuple[dict[str, Any], ...], dict[str, int]]:
     """Each enemy's entity without its HP, which everyone may see, and its HP, which only its
     side may: an enemy starts at its max HP."""
-    shown = tuple({k: v for k, v in _json(e).items() if k not in ("hp", "max_hp")} for e in enemies)
+    shown = tuple(_without_hp(_json(e)) for e in enemies)
     return shown, {e.id: e.max_hp for e in enemies}
+
+
+def _without_hp(entity: dict[str, Any]) -> dict[str, Any]:
+    """An entity's JSON without its HP and max HP (every field of an entity is written)."""
+    del entity["hp"], entity["max_hp"]
+    return entity
 
 
 def start(setup: RatSetup, rng: Rng) -> Decision[Rat]:

@@ -84,7 +84,9 @@ def ordering(s: Rat) -> Callable[[Entity], OrderKey]:
 def order_key(s: Rat, e: Entity, hooks: list[Row]) -> OrderKey:
     """`e`'s place in the queue, given the stat hooks in play: a function of `e`, those hooks
     and the battle's rules, since a stat hook reads only its owner's entity."""
-    return -(e.priority + e.boost), -_stat(s, e, "spd", hooks), e.name
+    if e.levels.get("spd", 0) or (hooks and _owns_one(hooks, e.id)):
+        return -(e.priority + e.boost), -_stat(s, e, "spd", hooks), e.name
+    return -(e.priority + e.boost), -(POS_INF if e.spd >= POS_INF else e.spd), e.name    # `_stat` at level 0, no hook
 
 
 def queue(s: Rat, ids: list[str] | None = None) -> tuple[str, ...]:

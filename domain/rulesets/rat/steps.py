@@ -122,3 +122,7 @@ def _stutter(r: RatResolver, use: Use, step: Step, target: str) -> None:
     """STUTTER_POTION: the chosen move at 0 PP gets `amount` PP, whatever its maximum."""
     if use.move is not None and r.state.entities[use.actor].moves.get(use.move) == 0:
         r.emit(ev.PpRestored(actor=use.actor, move=use.move, pp=step.amount))
+
+
+# The steps by id, as a plain dict: `turn.act` looks one up for every step of every action.
+STEP_FNS: dict[str, StepFn] = dict(STEPS.items())

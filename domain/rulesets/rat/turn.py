@@ -9,12 +9,12 @@ from .hooks import Aging, CanAct, Row, StatQuery, StrikeQuery, in_play
 from .hp import decide_end, heal
 from .legal import stopped, waiting
 from .resolver import RatResolver
-from .state import ENEMIES, PARTY, Entity, Plan, Rat
+from .state import ENEMIES, PARTY, Entity, Plan, Rat, Status
 from .stats import OrderKey, order_key, queue
-from .steps import STEPS, Use
+from .steps import STEP_FNS, Use
 
-# An actor's queue key, with the entity object and the stat hooks it was worked out for.
-OrderKeys = dict[str, tuple[Entity, list[Row], OrderKey]]
+# An actor's queue key, with the entity object and the effects tuple it was worked out for.
+OrderKeys = dict[str, tuple[Entity, tuple[Status, ...], OrderKey]]
 
 
 def begin_turn(r: RatResolver) -> None:
@@ -71,24 +71,26 @@ def reveal(r: RatResolver) -> None:
 
 def next_up(s: Rat, keys: OrderKeys | None = None) -> Plan | None:
     """The next action: recomputed after each one, since priority and SPD change mid-turn.
-    `keys` keeps each actor's queue key as worked out for its entity object and the stat
-    hooks in play; a key for the same two objects is the same (`stats.order_key`)."""
-    hooks = in_play(StatQuery, s.effects)
-    entities, acted = s.entities, s.acted
+    `keys` keeps each actor's queue key as worked out for its entity object and the effects
+    tuple in play; a key for the same two objects is the same (`stats.order_key`: the stat
+    hooks in play are those of the effects, and each reads only its owner's entity)."""
+    effects, entities, acted = s.effects, s.entities, s.acted
+    if keys is None:
+        keys = {}
+    hooks: list[Row] | None = None
     best, best_key = None, None
     for plan in s.this_turn:
-        if plan.actor in acted:
+        actor = plan.actor
+        if actor in acted:
             continue
-        e = entities[plan.actor]
-        kept = keys.get(plan.actor) if keys is not None else None
-        if kept is not None and kept[0] is e and kept[1] is hooks:
-            key = kept[2]
-        else:
-            key = order_key(s, e, hooks)
-            if keys is not None:
-                keys[plan.actor] = (e, hooks, key)
-        if best_key is None or key < best_key:      # the first of equals, as min() picks
-            best, best_key = plan, key
+        e = entities[actor]
+        kept = keys.get(actor)
+        if kept is None or kept[0] is not e or kept[1] is not effects:
+            if hooks is None:
+                hooks = in_play(StatQuery, effects)
+            kept = keys[actor] = (e, effects, order_key(s, e, hooks))
+        if best_key is None or kept[2] < best_key:      # the first of equals, as min() picks
+            best, best_key = plan, kept[2]
     return best
 
 
@@ -131,7 +133,7 @@ def act(r: RatResolver, plan: Plan) -> None:
             continue
         for step in action.steps:
             if r.state.result is None and not r.state.entities[target].dead:
-                STEPS[step.do](r, use, step, target)
+                STEP_FNS[step.do](r, use, step, target)
 
 
 def resolve_targets(s: Rat, plan: Plan, action: Action) -> list[str]:

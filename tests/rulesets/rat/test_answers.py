@@ -1,5 +1,6 @@
-"""The answers rat works out once and gives again (`answers.py`, `legal._listed`), and the
-shortcuts beside them, give exactly what working them out afresh gives."""
+"""The answers rat works out once and gives again (`answers.py`, `legal._listed`, `legal.living`,
+`hooks.in_play`, `evolve._one`, `start.member_entity`), and the shortcuts beside them, give
+exactly what working them out afresh gives."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -9,8 +10,13 @@ from msgspec.structs import replace
 
 from domain.engine.errors import RuleViolation
 from domain.rulesets.rat.commands import Act
+from domain.rulesets.rat.content import CONTENT
+from domain.rulesets.rat.evolve import _one
+from domain.rulesets.rat.hooks import CanAct, StatQuery, in_play
 from domain.rulesets.rat.legal import action_options, checked, legal_commands, options, waiting
-from domain.rulesets.rat.stats import damage
+from domain.rulesets.rat.setup import DEFAULT_SETUP, parse_setup
+from domain.rulesets.rat.start import member_entity
+from domain.rulesets.rat.stats import damage, order_key, stat
 
 from .given import ailment, battle, enemy, entity
 
@@ -58,3 +64,52 @@ def test_who_waits_follows_each_state_not_an_earlier_one():
     assert set(waiting(given, "party")) == {"mc", "sc"}
     stunned = replace(given, effects=(ailment("stunned", "mc"),))
     assert waiting(stunned, "party") == ("sc",)
+
+
+def test_the_living_follow_each_dict_of_entities_not_the_last_one_asked():
+    given = battle([entity("mc"), entity("sc")], [enemy("e1"), enemy("e2")])
+    assert [o.target for o in options(given, given.entities["mc"]) if o.action == "strike"] == ["e1", "e2"]
+    dead = replace(given, entities={**given.entities, "e1": replace(given.entities["e1"], dead=True, hp=0)})
+    assert [o.target for o in options(dead, dead.entities["mc"]) if o.action == "strike"] == ["e2"]
+    again = replace(given)
+    assert [o.target for o in options(again, again.entities["sc"]) if o.action == "strike"] == ["e1", "e2"]
+
+
+def test_equal_effects_are_one_tuple_and_keep_their_hooks():
+    first = _one((ailment("stunned", "mc"), ailment("burned", "e1")))
+    assert _one((ailment("stunned", "mc"), ailment("burned", "e1"))) is first
+    assert _one((ailment("burned", "e1"), ailment("stunned", "mc"))) is not first    # the order is part of the value
+    assert [row[0].kind for row in in_play(CanAct, first)] == ["stunned"]
+    assert in_play(CanAct, (ailment("burned", "e1"),)) == []
+    assert [row[0].kind for row in in_play(CanAct, first)] == ["stunned"]
+
+
+def test_a_state_asked_again_after_another_keeps_its_own_answers():
+    given = battle([entity("mc"), entity("sc")], [enemy("e1")])
+    stunned = replace(given, effects=(ailment("stunned", "mc"),))
+    assert set(waiting(given, "party")) == {"mc", "sc"}
+    assert waiting(stunned, "party") == ("sc",)
+    assert set(waiting(given, "party")) == {"mc", "sc"}
+    assert legal_commands(stunned, "p1")[0].actor == "sc"
+
+
+def test_the_queue_key_without_a_stat_hook_is_the_one_the_stat_gives():
+    given = battle([entity("mc", spd=70, levels={"spd": 1}), entity("sc", spd=30, priority=2, boost=1)],
+                   [enemy("e1", spd=55)], effects=(ailment("chilled", "e1"), ailment("paralyzed", "mc")))
+    hooks = in_play(StatQuery, given.effects)
+    for e in given.entities.values():
+        assert order_key(given, e, hooks) == (-(e.priority + e.boost), -stat(given, e, "spd"), e.name)
+        assert order_key(given, e, []) == (-(e.priority + e.boost), -stat(replace(given, effects=()), e, "spd"),
+                                           e.name)
+
+
+def test_a_member_is_built_anew_when_its_content_changes(monkeypatch):
+    setup = parse_setup(DEFAULT_SETUP)
+    m = setup.party[0]
+    first = member_entity(m, setup.params)
+    assert member_entity(m, setup.params) is first
+    monkeypatch.setitem(CONTENT.members, m.member, replace(CONTENT.members[m.member],
+                                                           hp=CONTENT.members[m.member].hp + 17))
+    assert member_entity(m, setup.params).max_hp == first.max_hp + 17
+    monkeypatch.undo()
+    assert member_entity(m, setup.params) == first

@@ -12,7 +12,7 @@ from msgspec.structs import replace
 from domain.engine.registry import Registry
 from domain.engine.rng import Rng
 
-from ..legal import waiting
+from ..legal import choosers
 from ..state import ENEMIES, Plan, Rat
 from .planner import memory, no_memory
 from .random import random_ai
@@ -28,7 +28,7 @@ def choose_for_enemies(s: Rat, rng: Rng) -> list[Plan]:
     """Every enemy that may act this turn, in queue order. The AI levels run in the order
     they first appear in the queue; each sees the state without the party's plans."""
     public = replace(s, plans={}) if s.plans else s
-    actors = waiting(public, ENEMIES)
+    actors = choosers(public, ENEMIES)
     chosen: dict[str, Plan] = {}
     for level in dict.fromkeys(public.entities[a].ai for a in actors):
         group = [a for a in actors if public.entities[a].ai == level]
