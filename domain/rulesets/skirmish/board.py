@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from domain.engine.grid import Cell, Flood, Route, flood
 
+from .commands import Move
 from .content import Board, content
 from .state import SEATS, Pos, Skirmish, Unit
 
@@ -17,10 +18,38 @@ def pos(cell: Cell) -> Pos:
     return (cell.col, cell.row)
 
 
+class _Known:
+    """What walks on one board have found, kept across states, as they repeat from one command
+    to the next (a unit that did not move, facing opponents that did not either): each flood by
+    its start tile, budget and the tiles opponents block (all a flood reads but the board), and
+    each unit's Move commands by its character and the tiles it may end on (all they hold)."""
+    __slots__ = ("board", "floods", "moves")
+
+    def __init__(self, board: Board):
+        self.board = board              # held, so no other board can take its identity
+        self.floods: dict[tuple[Pos, int, int], Flood] = {}
+        self.moves: dict[tuple[str, int], tuple[Move, ...]] = {}
+
+
+# Each board's `_Known`, by the board's identity; a few thousand entries each at most, as a
+# battle's walks mostly come back within it.
+_KNOWN: dict[int, _Known] = {}
+_KEPT = 4096
+
+
+def _known(board: Board) -> _Known:
+    known = _KNOWN.get(id(board))
+    if known is None or known.board is not board:
+        if len(_KNOWN) > 64:
+            _KNOWN.clear()
+        known = _KNOWN[id(board)] = _Known(board)
+    return known
+
+
 class _Worked:
     """What walks in one state need, worked out once: the tiles each seat's units stand on (bits
-    of the board's grid, `domain.engine.grid.cell_bits`), and the walks found, by unit and budget."""
-    __slots__ = ("standing", "occupied", "walks")
+    of the board's grid, `domain.engine.grid.cell_bits`), and what walks on its board found."""
+    __slots__ = ("standing", "occupied", "known")
 
     def __init__(self, s: Skirmish, board: Board):
         width = board.grid.width
@@ -30,7 +59,7 @@ class _Worked:
                 bit = 1 << (u.cell[1] * width + u.cell[0])
                 self.standing[u.seat] |= bit
                 self.occupied |= bit
-        self.walks: dict[tuple[str, int], Flood] = {}
+        self.known = _known(board)
 
 
 # The last state walks were worked out in, its board, and what they need: legal commands list
@@ -52,13 +81,25 @@ def _worked(s: Skirmish, board: Board) -> _Worked:
 def _walks(board: Board, worked: _Worked, unit: Unit, budget: int, goal: Cell | None = None) -> Flood:
     """Every tile a walk of `unit` may enter (not rocks, not opponents) within `budget`: all of
     them, or, for a `goal` (unless they are known already), enough to reach it."""
-    found = worked.walks.get((unit.key, budget))
+    assert unit.cell is not None, f"{unit.key} is not on the board"
+    key = (unit.cell, budget, worked.occupied & ~worked.standing[unit.seat])
+    floods = worked.known.floods
+    found = floods.get(key)
     if found is None:
-        assert unit.cell is not None, f"{unit.key} is not on the board"
-        foes = worked.occupied & ~worked.standing[unit.seat]
-        found = flood(board.grid, board.tiles[unit.cell], budget, board.rock_bits | foes, until=goal)
+        found = flood(board.grid, board.tiles[unit.cell], budget, board.rock_bits | key[2], until=goal)
         if goal is None:
-            worked.walks[unit.key, budget] = found
+            if len(floods) >= _KEPT:
+                floods.clear()
+            floods[key] = found
+    return found
+
+
+def _ends(board: Board, ends: int) -> list[Pos]:
+    """The tiles of `ends` (bits of the board's grid), in reading order."""
+    found: list[Pos] = []
+    for tiles, byte in zip(board.tiles_by_byte, ends.to_bytes(len(board.tiles_by_byte), "little")):
+        if byte:
+            found += tiles[byte]
     return found
 
 
@@ -68,11 +109,21 @@ def walk_ends(s: Skirmish, unit: Unit, budget: int) -> list[Pos]:
     assert s.units[unit.key] is unit, f"{unit.key} is a unit of this state"
     board = board_of(s)
     worked = _worked(s, board)
-    ends = _walks(board, worked, unit, budget).reached & ~worked.occupied
-    found: list[Pos] = []
-    for tiles, byte in zip(board.tiles_by_byte, ends.to_bytes(len(board.tiles_by_byte), "little")):
-        if byte:
-            found += tiles[byte]
+    return _ends(board, _walks(board, worked, unit, budget).reached & ~worked.occupied)
+
+
+def walk_moves(s: Skirmish, unit: Unit, budget: int) -> tuple[Move, ...]:
+    """A Move of `unit` to each of its `walk_ends`, in their order."""
+    assert s.units[unit.key] is unit, f"{unit.key} is a unit of this state"
+    board = board_of(s)
+    worked = _worked(s, board)
+    key = (unit.character, _walks(board, worked, unit, budget).reached & ~worked.occupied)
+    moves = worked.known.moves
+    found = moves.get(key)
+    if found is None:
+        if len(moves) >= _KEPT:
+            moves.clear()
+        found = moves[key] = tuple([Move(character=unit.character, to=end) for end in _ends(board, key[1])])
     return found
 
 
@@ -97,7 +148,10 @@ def distances(s: Skirmish, a: Unit, others: list[Unit]) -> list[int]:
     """`distance` from `a` to each of `others`."""
     assert a.cell is not None, "distance is between units on the board"
     col, row = a.cell
-    return [abs(col - b.cell[0]) + abs(row - b.cell[1]) for b in others]  # type: ignore[index]
+    found = []          # a loop, not a comprehension: cheaper for the few units of a side
+    for b in others:
+        found.append(abs(col - b.cell[0]) + abs(row - b.cell[1]))  # type: ignore[index]
+    return found
 
 
 def free_tile_near(s: Skirmish, unit: Unit) -> Cell | None:

@@ -6,7 +6,7 @@ from domain.engine.errors import RuleViolation
 from domain.engine.grid import Cell
 
 from . import events as ev
-from .board import board_of, distance, distances, free_tile_near, pos, walk, walk_ends
+from .board import board_of, distance, distances, free_tile_near, walk, walk_ends
 from .commands import Attack, Move
 from .hooks import Allowance, Provokes, StrikePower, allowance, ask, hooked, may, targetable, targetable_of
 from .resolver import SkirmishResolver, check_defeat, draw, end_effect, lasts, reach, speed
@@ -61,8 +61,12 @@ def attackable(s: Skirmish, unit: Unit) -> list[Unit]:
 
 def open_foes(s: Skirmish, seat: str) -> list[Unit]:
     """The opponents on the board that `seat` may target, in team order."""
-    return targetable_of(s, [t for key in s.player(opponent(seat)).units
-                             if (t := s.units[key]).cell is not None and not t.fainted], seat)
+    units, found = s.units, []      # a loop, not a comprehension: cheaper for a team of five
+    for key in s.player(opponent(seat)).units:
+        t = units[key]
+        if t.cell is not None and not t.fainted:
+            found.append(t)
+    return targetable_of(s, found, seat)
 
 
 def own_unit(s: Skirmish, seat: str, character: str) -> Unit:
@@ -87,13 +91,20 @@ def acting(s: Skirmish, seat: str, character: str, act: str) -> tuple[Unit, Allo
 def move(b: SkirmishResolver, seat: str, cmd: Move) -> None:
     s = b.state
     unit, allowed = acting(s, seat, cmd.character, "move")
-    goal = Cell.from_wire(list(cmd.to), "to", board_of(s).grid)
+    board, to = board_of(s), cmd.to
+    # A tile given as two plain integers is found at once; anything else is read (and refused) in full.
+    plain = type(to) is tuple and len(to) == 2 and type(to[0]) is int and type(to[1]) is int
+    goal = board.tiles.get(to) if plain else None
+    if goal is None:
+        goal = Cell.from_wire(list(to), "to", board.grid)
     route = walk(s, unit, goal, speed(s, unit))
     if route is None:
         raise RuleViolation(f"{unit.character} cannot walk to {goal.to_wire()} within {speed(s, unit)} tiles",
                             to=goal.to_wire(), speed=speed(s, unit))
-    b.emit(ev.UnitMoved(seat=seat, character=unit.character, to=goal.to_wire(),
-                        path=[c.to_wire() for c in route.cells]))
+    path = []           # a loop, not a comprehension: a walk has few steps
+    for cell in route.cells:
+        path.append(cell.to_wire())
+    b.emit(ev.UnitMoved(seat=seat, character=unit.character, to=goal.to_wire(), path=path))
     if allowed.adrenaline:
         end_effect(b, unit.key, "adrenaline", "consumed")
 

@@ -16,6 +16,9 @@ evolve: Reducer[Skirmish] = Reducer("skirmish")
 
 
 def _unit(s: Skirmish, key: str, **changes: Any) -> Skirmish:
+    """`s` with the unit `key` changed. The events of every turn (a walk, an attack, a card,
+    the AP restored, a card drawn) spell this and `_player` out, as they are folded in every
+    batch and every replay."""
     return s.with_unit(replace(s.units[key], **changes))
 
 
@@ -78,7 +81,7 @@ def _(e: ev.DeckShuffled, s: Skirmish) -> Skirmish:
 @evolve.on()
 def _(e: ev.CardsDrawn, s: Skirmish) -> Skirmish:
     p = s.player(e.seat)
-    return _player(s, e.seat, deck=p.deck[e.count:], hand=p.hand + p.deck[:e.count])
+    return s.with_player(e.seat, replace(p, deck=p.deck[e.count:], hand=p.hand + p.deck[:e.count]))
 
 
 @evolve.on()
@@ -126,7 +129,7 @@ def _(e: ev.TurnStarted, s: Skirmish) -> Skirmish:
 
 @evolve.on(ev.ApRestored, ev.MaxApChanged)
 def _(e: ev.ApRestored | ev.MaxApChanged, s: Skirmish) -> Skirmish:
-    return _player(s, e.seat, max_ap=e.max_ap, ap=e.ap)
+    return s.with_player(e.seat, replace(s.player(e.seat), max_ap=e.max_ap, ap=e.ap))
 
 
 @evolve.on()
@@ -147,12 +150,14 @@ def _(e: ev.PlayerDefeated, s: Skirmish) -> Skirmish:
 
 @evolve.on()
 def _(e: ev.UnitMoved, s: Skirmish) -> Skirmish:
-    return _unit(s, f"{e.seat}.{e.character}", cell=_pos(e.to), moved=True)
+    key = f"{e.seat}.{e.character}"
+    return s.with_unit(replace(s.units[key], cell=(e.to[0], e.to[1]), moved=True))
 
 
 @evolve.on(ev.Attacked, ev.AttackForced)
 def _(e: ev.Attacked | ev.AttackForced, s: Skirmish) -> Skirmish:
-    return _unit(s, f"{e.seat}.{e.character}", attacked=True)
+    key = f"{e.seat}.{e.character}"
+    return s.with_unit(replace(s.units[key], attacked=True))
 
 
 @evolve.on()
@@ -190,7 +195,7 @@ def _(e: ev.UnitReturned, s: Skirmish) -> Skirmish:
 @evolve.on()
 def _(e: ev.EffectGiven, s: Skirmish) -> Skirmish:
     u = s.units[e.unit]
-    return _unit(s, e.unit, chips=(*u.chips, Chip(e.effect, e.by)))
+    return s.with_unit(replace(u, chips=(*u.chips, Chip(e.effect, e.by))))
 
 
 @evolve.on()
@@ -202,7 +207,8 @@ def _(e: ev.EffectEnded, s: Skirmish) -> Skirmish:
 @evolve.on()
 def _(e: ev.CardPlayed, s: Skirmish) -> Skirmish:
     p = s.player(e.seat)
-    return _player(s, e.seat, hand=without(p.hand, e.card), discard=p.discard + (e.card,), ap=p.ap - e.cost)
+    return s.with_player(e.seat, replace(p, hand=without(p.hand, e.card), discard=p.discard + (e.card,),
+                                         ap=p.ap - e.cost))
 
 
 

@@ -53,10 +53,47 @@ def ask(s: Skirmish, query: Any) -> tuple[Any, list[Effect]]:
     return modify(HOOKS, effects(s), s, query)
 
 
+# The effects tuple last answered with, and the answers to `answer`'s queries under it. The
+# effects hand back one tuple while they stay equal (`state.effects`), so answers carry over
+# from state to state until an effect or talent changes.
+_last_answers: tuple[object, dict[Any, Any]] = (None, {})
+
+
+def answer(s: Skirmish, query: Allowance | Targetable) -> Any:
+    """`ask(s, query)[0]` for the queries whose handlers read nothing but their effect and the
+    query (Allowance: adrenaline, restrained; Targetable: concealed, which reads the seat of
+    the unit asked about, fixed by its key): the same effects give the same answer."""
+    global _last_answers
+    if not hooked(s, type(query)):
+        return query
+    in_force = effects(s)
+    known, answers = _last_answers      # one read of one pair: safe across threads
+    if known is not in_force:
+        answers = {}
+        _last_answers = (in_force, answers)
+    found = answers.get(query)
+    if found is None:
+        found = answers[query] = modify(HOOKS, in_force, s, query)[0]
+    return found
+
+
+# The units dict last asked about, and the answers of `hooked` for it by query type: the
+# effects in force depend on the units alone, and the rules ask a few times per state.
+_last_hooked: tuple[object, dict[type, bool]] = (None, {})
+
+
 def hooked(s: Skirmish, query: type) -> bool:
     """Whether an effect in force in `s` hooks `query` (a BEFORE handler on it): if none does,
     every answer to such a query is the query as asked."""
-    return not HOOKS.kinds_on(Phase.BEFORE, query).isdisjoint(kinds(s))
+    global _last_hooked
+    units, answers = _last_hooked       # one read of one pair: safe across threads
+    if units is not s.units:
+        answers = {}
+        _last_hooked = (s.units, answers)
+    found = answers.get(query)
+    if found is None:
+        found = answers[query] = not HOOKS.kinds_on(Phase.BEFORE, query).isdisjoint(kinds(s))
+    return found
 
 
 _SPENT = {"move": attrgetter("moved"), "attack": attrgetter("attacked"), "counter": attrgetter("countered")}
@@ -64,7 +101,7 @@ _SPENT = {"move": attrgetter("moved"), "attack": attrgetter("attacked"), "counte
 
 def allowance(s: Skirmish, unit: Unit, act: str) -> Allowance:
     spent = _SPENT[act](unit)
-    result: Allowance = ask(s, Allowance(unit=unit.key, act=act, spent=spent, allowed=not spent))[0]
+    result: Allowance = answer(s, Allowance(unit=unit.key, act=act, spent=spent, allowed=not spent))
     return result
 
 
@@ -76,20 +113,25 @@ def may(s: Skirmish, unit: Unit, act: str) -> bool:
 def may_each(s: Skirmish, units: Sequence[Unit], act: str) -> list[bool]:
     """`may` for each of `units`: while no effect in force hooks an allowance, whether each has
     not yet acted so this turn."""
+    found = []          # loops, not comprehensions: cheaper for the few units of a side
     if hooked(s, Allowance):
-        return [allowance(s, unit, act).allowed for unit in units]
-    spent = _SPENT[act]
-    return [not spent(unit) for unit in units]
+        for unit in units:
+            found.append(allowance(s, unit, act).allowed)
+    else:
+        spent = _SPENT[act]
+        for unit in units:
+            found.append(not spent(unit))
+    return found
 
 
 def targetable(s: Skirmish, unit: Unit, by: str) -> bool:
     if not hooked(s, Targetable):
         return True
-    return bool(ask(s, Targetable(unit=unit.key, by=by))[0].allowed)
+    return bool(answer(s, Targetable(unit=unit.key, by=by)).allowed)
 
 
 def targetable_of(s: Skirmish, units: list[Unit], by: str) -> list[Unit]:
     """Those of `units` that `by` may target: while no effect in force hooks targeting, all."""
     if not hooked(s, Targetable):
         return units
-    return [unit for unit in units if ask(s, Targetable(unit=unit.key, by=by))[0].allowed]
+    return [unit for unit in units if answer(s, Targetable(unit=unit.key, by=by)).allowed]

@@ -7,10 +7,9 @@ from itertools import combinations
 from domain.engine.grid import Cell
 from domain.engine.mulligan import mulligan_picks
 
-from .board import board_of, distances, walk_ends
-from .cards import can_use
+from .board import board_of, distances, walk_moves
 from .combat import open_foes
-from .commands import Attack, EndTurn, Field, Mulligan, Move, Place, Play, SkirmishCommand
+from .commands import Attack, EndTurn, Field, Mulligan, Place, Play, SkirmishCommand
 from .content import Card, content
 from .hooks import may_each
 from .preparation import field_range, free_zone, unplaced
@@ -25,6 +24,8 @@ _ONLY = {seat: frozenset((seat,)) for seat in SEATS}
 def awaiting(s: Skirmish) -> frozenset[str]:
     if s.defeated:
         return _NOBODY
+    if s.phase == "combat":        # most states: the active seat
+        return (_ONLY.get(s.active) or frozenset((s.active,))) if s.active else _NOBODY
     if s.phase in ("select", "mulligan"):
         return s.choices.waiting_for() if s.choices else _NOBODY
     if s.phase == "place":
@@ -56,23 +57,31 @@ def combat_commands(s: Skirmish, seat: str) -> list[SkirmishCommand]:
     found: list[SkirmishCommand] = []
     units = s.fielded_on_board(seat)
     foes = open_foes(s, seat)
-    apart = [distances(s, unit, foes) for unit in units]       # from each unit to each of `foes`
+    # Loops, not comprehensions, over the few units of a side: they cost less.
+    apart = []                  # from each unit to each of `foes`
+    for unit in units:
+        apart.append(distances(s, unit, foes))
     for unit, free in zip(units, may_each(s, units, "move")):
         if free:
-            found += [Move(character=unit.character, to=end) for end in walk_ends(s, unit, speed(s, unit))]
+            found += walk_moves(s, unit, speed(s, unit))
     for unit, free, far in zip(units, may_each(s, units, "attack"), apart):
         if free:        # `attackable`: the foes exactly at its reach
             at = reach(s, unit)
-            found += [Attack(character=unit.character, target=t.key) for t, d in zip(foes, far) if d == at]
+            if at in far:
+                found += [Attack(character=unit.character, target=t.key) for t, d in zip(foes, far) if d == at]
     p = s.player(seat)
-    allies = [u.key for u in units]
+    allies = []
+    for unit in units:
+        allies.append(unit.key)
     cards = content().cards
     for card_id in sorted(set(p.hand)):
         card = cards[card_id]
         if card.cost <= p.ap:
-            found += [play for unit, far in zip(units, apart) if can_use(card, unit)
-                      for play in plays(s, seat, card, unit, allies, foes, far)]
-    found.append(EndTurn())
+            owner = card.owner      # `can_use`: a unique card is its owner's, a class card its class's
+            for unit, far in zip(units, apart):
+                if unit.character == owner if owner is not None else unit.cls == card.cls:
+                    found += plays(s, seat, card, unit, allies, foes, far)
+    found.append(_END)
     return found
 
 
@@ -88,10 +97,18 @@ def plays(s: Skirmish, seat: str, card: Card, user: Unit, allies: list[str], foe
     elif card.target == "ally":
         targets = [*allies]
     else:
-        targets = [u.key for u, d in zip(foes, apart) if u.fielded and (card.range is None or d <= card.range)]
-    return [Play(card=card.id, character=user.character, target=t, exert=x) for t in targets for x in exerts]
+        targets = []
+        for u, d in zip(foes, apart):
+            if u.fielded and (card.range is None or d <= card.range):
+                targets.append(u.key)
+    found: list[SkirmishCommand] = []           # loops, not comprehensions: a card has few plays
+    for t in targets:
+        for x in exerts:
+            found.append(Play(card=card.id, character=user.character, target=t, exert=x))
+    return found
 
 
+_END = EndTurn()
 _KEEP = Mulligan()
 
 

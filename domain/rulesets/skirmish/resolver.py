@@ -82,9 +82,18 @@ def check_defeat(b: SkirmishResolver) -> None:
     if b.state.phase != "combat":
         return
     for seat in SEATS:
-        s = b.state
-        if all(u.fainted and not u.returning for k in s.player(seat).units if (u := s.units[k]).fielded):
+        if _lost_every_character(b.state, seat):
             defeat(b, seat, "lost every character")
+
+
+def _lost_every_character(s: Skirmish, seat: str) -> bool:
+    """Whether every fielded character of `seat` has fainted, none of them due back."""
+    units = s.units
+    for key in s.player(seat).units:
+        u = units[key]
+        if u.fielded and (not u.fainted or u.returning):
+            return False
+    return True
 
 
 def heal(b: SkirmishResolver, key: str, amount: int, by: str) -> None:

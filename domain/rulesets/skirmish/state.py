@@ -81,7 +81,10 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
         return self.cell is not None and not self.fainted
 
     def has(self, kind: str) -> bool:
-        return any(chip.kind == kind for chip in self.chips)
+        for chip in self.chips:     # a loop, not a generator: a unit has few effects
+            if chip.kind == kind:
+                return True
+        return False
 
     def at(self) -> Cell:
         assert self.cell is not None, f"{self.key} is not on the board"
@@ -124,15 +127,24 @@ class Skirmish(msgspec.Struct, frozen=True, kw_only=True):
         return replace(self, units={**self.units, unit.key: unit})
 
     def fielded(self, seat: str) -> list[Unit]:
-        return [u for k in self.player(seat).units if (u := self.units[k]).fielded]
+        units, found = self.units, []   # a loop, not a comprehension: cheaper for a team of five
+        for key in self.player(seat).units:
+            u = units[key]
+            if u.fielded:
+                found.append(u)
+        return found
 
     def on_board(self) -> list[Unit]:
         return [u for u in self.units.values() if u.on_board]
 
     def fielded_on_board(self, seat: str) -> list[Unit]:
         """The seat's fielded units on the board, in team order."""
-        return [u for k in self.player(seat).units
-                if (u := self.units[k]).fielded and u.cell is not None and not u.fainted]
+        units, found = self.units, []   # a loop, not a comprehension: cheaper for a team of five
+        for key in self.player(seat).units:
+            u = units[key]
+            if u.fielded and u.cell is not None and not u.fainted:
+                found.append(u)
+        return found
 
     def occupant(self, cell: Cell) -> Unit | None:
         pos = (cell.col, cell.row)
