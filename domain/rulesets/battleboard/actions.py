@@ -73,6 +73,30 @@ def payable(s: Battleboard, unit: Combatant, action: Action, double: bool, invig
     return unit.energy >= energy_cost(s, action, double, invigorated) and unit.focus >= action.focus
 
 
+def affordable(s: Battleboard, unit: Combatant) -> list[tuple[Action, int]]:
+    """Each of the combatant's actions that `slot` and `costs` accept now with no reroll, in
+    its order, with the most focus rerolls it may add: `open_slot` and `payable` read once
+    for all its actions (the energy a double down costs, Invigorated, the kinds taken)."""
+    actions = content().actions
+    kinds, focus, energy, doubled = unit.kinds, unit.focus, unit.energy, unit.doubled
+    regular_open = len(kinds) - (1 if doubled else 0) < unit.slots
+    invigorated = unit.count("invigorated") > 0
+    double_cost = 0 if invigorated else s.params.double_down_energy
+    found = []
+    for action_id in unit.actions:
+        action = actions[action_id]
+        if focus < action.focus:
+            continue
+        if action.kind in kinds:        # a double down
+            if doubled or energy < action.energy + double_cost \
+                    or not (invigorated or action.repeatable or action_id not in unit.taken):
+                continue
+        elif not regular_open or energy < action.energy:
+            continue
+        found.append((action, min(max_reroll(action), focus - action.focus)))
+    return found
+
+
 def max_reroll(action: Action) -> int:
     """Focus rerolls an action may ask for: up to its number of dice."""
     return parse_dice(action.dice)[0] if action.dice else 0
@@ -122,4 +146,4 @@ def resolve(b: BoardResolver, key: str, action: Action, target: Aim) -> None:
         apply_steps(b, key, other, action)
 
 
-__all__ = ["STEPS", "act", "apply_steps", "costs", "max_reroll", "open_slot", "payable", "slot"]
+__all__ = ["STEPS", "act", "affordable", "apply_steps", "costs", "max_reroll", "open_slot", "payable", "slot"]

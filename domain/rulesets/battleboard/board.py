@@ -12,7 +12,7 @@ from domain.engine.grid import Cell, Grid, reachable
 
 from .content import Map, content
 from .layout import Layout, grid, layout_of
-from .reading import Mover, Reading, reading, recalled, remembered
+from .reading import Mover, Reading, reading
 from .state import HEROES, Battleboard, Combatant, Pos
 
 STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))      # up, right, down, left
@@ -130,12 +130,27 @@ def steps(s: Battleboard, unit: Combatant) -> list[tuple[Pos, int, int]]:
     if unit.cell is None:
         return []
     r = reading(s)
-    return list(remembered(unit, _steps_key(r, unit), lambda: tuple(_steps(r, unit))))
+    key = _steps_key(r, unit)
+    found = _STEPS.get(key)
+    if found is None:
+        if len(_STEPS) >= STEPS_KEPT:
+            _STEPS.clear()
+        found = _STEPS[key] = tuple(_steps(r, unit))
+    return list(found)
+
+
+# `steps` answers by all they read (`_steps_key`), shared by every state and combatant alike
+# in it; forgotten all at once when STEPS_KEPT are kept.
+STEPS_KEPT = 8192
+_STEPS: dict[tuple[object, ...], tuple[tuple[Pos, int, int], ...]] = {}
 
 
 def _steps_key(r: Reading, unit: Combatant) -> tuple[object, ...]:
-    """All `_steps` reads besides the combatant: the layout, and where its enemies stand."""
-    return ("steps", r.layout, r.standing(unit.side, True))
+    """All `_steps` reads: the layout, where the combatant's enemies stand (and which fly), and of
+    the combatant its cell, movement points, teleport left, whether it holds a defense token (for
+    hazardous terrain), its movement types and Lift."""
+    return (r.layout, r.standing(unit.side, True), unit.cell, unit.mp, unit.teleport_left,
+            unit.untapped + unit.tapped > 0, unit.movement, unit.granted, unit.lifted)
 
 
 def step_to(s: Battleboard, unit: Combatant, to: Pos) -> tuple[int, int] | None:
@@ -146,7 +161,7 @@ def step_to(s: Battleboard, unit: Combatant, to: Pos) -> tuple[int, int] | None:
     if here is None:
         return None
     r = reading(s)
-    listed: tuple[tuple[Pos, int, int], ...] | None = recalled(unit, _steps_key(r, unit))  # type: ignore[assignment]
+    listed = _STEPS.get(_steps_key(r, unit))
     if listed is not None:
         return next(((cost, skipped) for cell, cost, skipped in listed if cell == to), None)
     terrain_at = r.layout.terrain

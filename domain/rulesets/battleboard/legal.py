@@ -5,12 +5,11 @@ from __future__ import annotations
 from domain.engine.errors import RuleViolation
 from domain.engine.memo import StateMemo
 
-from .actions import max_reroll, open_slot, payable
 from .attack import defenses
 from .board import section_rows, steps
 from .commands import Act, Advance, BattleboardCommand, Choose, Convert, Defend, EndTurn, Move, Place
-from .content import content
-from .patterns import aims
+from .offers import offers
+from .patterns import aims, in_reach
 from .state import HEROES, Battleboard, Combatant, side_of_seat
 from .turns import free_cells, unplaced
 
@@ -87,15 +86,19 @@ def rearmost(s: Battleboard, side: str, cells: list[tuple[int, int]]) -> tuple[i
 
 
 def unit_actions(s: Battleboard, unit: Combatant) -> list[BattleboardCommand]:
+    """Every way to take each action the combatant can afford now (`offers`), rerolls
+    innermost. Single and ally targets are listed here from `in_reach`, as `aims` lists them."""
     found: list[BattleboardCommand] = []
     seen: dict[tuple[str, int], dict[str, tuple[int, int]]] = {}
-    actions = content().actions
-    for action_id in unit.actions:
-        action = actions[action_id]
-        taking = open_slot(s, unit, action)       # where `slot` and `costs` would accept it
-        if taking is None or not payable(s, unit, action, *taking):
-            continue
-        rerolls = range(min(max_reroll(action), unit.focus - action.focus) + 1)
-        for aiming in aims(s, unit, action, seen):
-            found += [Act(unit=unit.id, action=action_id, reroll=r, **aiming) for r in rerolls]  # type: ignore[arg-type]
+    for offer in offers(s, unit):
+        if offer.unaimed is not None:
+            found += offer.unaimed
+        elif offer.single:
+            for key in in_reach(s, unit, offer.action, seen):
+                found += offer.at(key)
+        else:
+            action_id = offer.action.id
+            for aiming in aims(s, unit, offer.action, seen):
+                found += [Act(unit=unit.id, action=action_id, reroll=r, **aiming)  # type: ignore[arg-type]
+                          for r in offer.rerolls]
     return found

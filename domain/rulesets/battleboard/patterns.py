@@ -14,8 +14,8 @@ from itertools import combinations, combinations_with_replacement
 from domain.engine.errors import RuleViolation
 
 from .attack import nearest_origin
-from .board import (STEPS, best_origins, cell_penalty, enemy_at, hazard_paid, on_board, origin_reaches, origins,
-                    step_cost, within)
+from .board import (STEPS, cell_penalty, enemy_at, hazard_paid, liquid_ignored, on_board, origin_reaches,
+                    origins, step_cost, within)
 from .commands import Act
 from .content import Action
 from .reading import reading, remembered
@@ -51,20 +51,26 @@ def in_reach(s: Battleboard, unit: Combatant, action: Action,
             seen[key] = in_reach(s, unit, action)
         return seen[key]
     r = reading(s)
+    pool = r.standing(unit.side, action.target == "enemy")
+    if s.rules.elevated_range:
+        # The origins' table is kept per layout, path and range (`Layout.best_origins`).
+        table = r.layout.best_origins(unit.path or ((unit.cell,) if unit.cell else ()), liquid_ignored(unit),
+                                      action.range)
+        return {other: table[cell] for other, cell, _ in pool if cell in table}
     # All `_in_reach` reads besides the combatant: the layout, the range rule, and where the
     # combatants it may single out stand.
-    reads = ("reach", key, r.layout, s.rules.elevated_range, r.standing(unit.side, action.target == "enemy"))
+    reads = ("reach", key, r.layout, False, pool)
     return dict(remembered(unit, reads, lambda: _in_reach(s, unit, action)))
 
 
 def _in_reach(s: Battleboard, unit: Combatant, action: Action) -> dict[str, Pos]:
+    """`in_reach` under 1.0.0's range rule: each origin counts its distance."""
     pool = foes_of(s, unit) if action.target == "enemy" else allies_of(s, unit)
-    table = best_origins(s, unit, action.range)
-    options = origin_reaches(s, unit) if table is None else ()
+    options = origin_reaches(s, unit)
     found = {}
     for other in pool:
         assert other.cell is not None
-        origin = table.get(other.cell) if table is not None else nearest_origin(options, other.cell, action.range)
+        origin = nearest_origin(options, other.cell, action.range)
         if origin is not None:
             found[other.id] = origin
     return found

@@ -5,12 +5,15 @@ A `Reading` is kept per state object in a `StateMemo` (by identity, for as long 
 lives) and per content in force, so it can never answer for another state. It holds the
 state's combatants, never the state itself.
 
-`remembered` keeps answers about one combatant (its steps, the enemies an action reaches) on
-the combatant object itself, by identity, for as long as it lives. A combatant record is
-frozen and carried unchanged from state to state until something happens to it, so its
-answers outlive the state they were first asked of. The key of each answer holds everything
-else it reads: the layout (content, map, board size), and who stands where among the
-combatants it concerns (`Reading.standing`).
+`zones_of` keeps the zones of control by who stands where among the enemies
+(`Reading.standing`), all they read, so every state alike in it shares them.
+
+`remembered` keeps answers about one combatant (under 1.0.0's range rule, the enemies an
+action reaches) on the combatant object itself, by identity, for as long as it lives. A
+combatant record is frozen and carried unchanged from state to state until something happens
+to it, so its answers outlive the state they were first asked of. The key of each answer
+holds everything else it reads: the layout (content, map, board size), and who stands where
+among the combatants it concerns (`Reading.standing`).
 """
 from __future__ import annotations
 
@@ -62,18 +65,34 @@ class Reading:
 
     def zones(self, side: str, flying: bool) -> dict[Pos, int]:
         """Zones of Control: how many enemy zones cover each cell, for a combatant of `side`
-        (a flyer only minds the zones of flying enemies)."""
+        (a flyer only minds the zones of flying enemies). Shared: read it, never change it."""
         key = (side, flying)
         found = self._zones.get(key)
         if found is None:
-            found = self._zones[key] = {}
-            for e in self.placed:
-                if e.side != side and (not flying or e.moves_as("flight")):
-                    assert e.cell is not None
-                    col, row = e.cell
-                    for p in {e.cell, (col, row - 1), (col + 1, row), (col, row + 1), (col - 1, row)}:
-                        found[p] = found.get(p, 0) + 1
+            found = self._zones[key] = zones_of(self.standing(side, True), flying)
         return found
+
+
+ZONES_KEPT = 4096           # `zones_of` answers kept before all are forgotten at once
+_ZONES: dict[tuple[tuple[tuple[str, Pos | None, bool], ...], bool], dict[Pos, int]] = {}
+
+
+def zones_of(enemies: tuple[tuple[str, Pos | None, bool], ...], flying: bool) -> dict[Pos, int]:
+    """The zones of control of `enemies` (`Reading.standing`: id, cell, flight), by cell: the
+    '+' around each, its own cell included; a flyer only minds flying enemies' zones. Kept by
+    its arguments, all it reads: enemies stand still through the other side's turn."""
+    found = _ZONES.get((enemies, flying))
+    if found is None:
+        if len(_ZONES) >= ZONES_KEPT:
+            _ZONES.clear()
+        found = _ZONES[(enemies, flying)] = {}
+        for _, cell, flies in enemies:
+            if not flying or flies:
+                assert cell is not None
+                col, row = cell
+                for p in {cell, (col, row - 1), (col + 1, row), (col, row + 1), (col - 1, row)}:
+                    found[p] = found.get(p, 0) + 1
+    return found
 
 
 def reading(s: Battleboard) -> Reading:
@@ -83,11 +102,6 @@ def reading(s: Battleboard) -> Reading:
     if found is None:
         found = _READINGS.put(s, c, Reading(s, layout_of(c, s.map, grid(s.params.width, s.params.height))))
     return found
-
-
-def recalled(unit: Combatant, key: Hashable) -> object | None:
-    """The answer `remembered` keeps about `unit` under `key`, or None if none was asked for."""
-    return _REMEMBERED.get(unit, key)
 
 
 def remembered(unit: Combatant, key: Hashable, compute: Callable[[], T]) -> T:
