@@ -11,8 +11,9 @@ from typing import Any
 
 import msgspec
 
-from domain.engine.content import PARAM_MAX, check_keys, parse_params
+from domain.engine.content import PARAM_MAX, check_keys, new_inputs, parse_params
 from domain.engine.errors import SetupError
+from domain.engine.in_force import param_defaults
 from domain.engine.table import Table
 
 from .content import AI_LEVELS, SLOT_KINDS, content
@@ -58,7 +59,75 @@ DEFAULT_SETUP: dict[str, Any] = {
 }
 
 
+class _NotPlain(Exception):
+    """A setup holding something other than JSON's own types: parsed afresh, kept nowhere."""
+
+
+def _plain(value: Any) -> Any:
+    """`value` (JSON's own types only, exactly) as a hashable key that tells every type apart:
+    a list from a tuple, True from 1, 1 from 1.0; a mapping keeps its order. A string stands
+    for itself (nothing else is a string); every other value is a (type, ...) tuple."""
+    kind = type(value)
+    if kind is dict:
+        return dict, tuple([(k if type(k) is str else _plain(k), x if type(x) is str else _plain(x))
+                            for k, x in value.items()])
+    if kind is list:
+        return list, tuple([x if type(x) is str else _plain(x) for x in value])
+    if kind is str or kind is int or kind is bool or kind is float or value is None:
+        return kind, value
+    raise _NotPlain
+
+
+# Setups parsed so far, by everything a parse reads: the raw setup (`_plain`), the param
+# defaults of the release in force, whether the inputs are a new battle's (`parse_params`),
+# and the content in force and the content records read (`_records`), both kept in the entry
+# and compared by identity. A setup is frozen and nothing changes the dicts it holds, so
+# battles of the same setup share one.
+_PARSED: dict[tuple[Any, ...], tuple[Any, tuple[Any, ...], RatSetup]] = {}
+_PARSED_MAX = 256
+
+
 def parse_setup(raw: Mapping[str, Any]) -> RatSetup:
+    """The setup `raw` describes (`_parse_setup`), parsed once for the same inputs."""
+    try:
+        key = (_plain(raw), tuple(param_defaults(Params).items()), new_inputs())
+        hash(key)
+    except (_NotPlain, TypeError):
+        return _parse_setup(raw)
+    known = content()
+    found = _PARSED.get(key)
+    if found is not None and found[0] is known and same_objects(found[1], _records(found[2])):
+        return found[2]
+    parsed = _parse_setup(raw)
+    if len(_PARSED) >= _PARSED_MAX:
+        _PARSED.clear()
+    _PARSED[key] = (known, _records(parsed), parsed)
+    return parsed
+
+
+def _records(setup: RatSetup) -> tuple[Any, ...]:
+    """The content records a parse of `setup` read: the route's formations, and each member's
+    record, equipment and consumables (None where one is gone)."""
+    known = content()
+    found: list[Any] = [known.formations.get(f) for f in setup.route]
+    for m in setup.party:
+        found.append(known.members.get(m.member))
+        found += [known.equipment.get(e) for e in m.equipment]
+        found += [known.actions.get(i) for i in m.items]
+    return tuple(found)
+
+
+def same_objects(kept: tuple[Any, ...], records: tuple[Any, ...]) -> bool:
+    """Whether two tuples of records hold the same objects, in order."""
+    if len(kept) != len(records):
+        return False
+    for a, b in zip(kept, records):
+        if a is not b:
+            return False
+    return True
+
+
+def _parse_setup(raw: Mapping[str, Any]) -> RatSetup:
     check_keys(raw, {"party", "formation", "stage", "enemy_ai", "enemy_seat", "params"})
     params = parse_params(raw.get("params", {}), Params)
     if not 1 <= params.max_party <= 6 or not 1 <= params.max_moves <= 8:

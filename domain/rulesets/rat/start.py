@@ -14,7 +14,7 @@ from . import events as ev
 from .content import content
 from .evolve import evolve
 from .resolver import RESOLVING
-from .setup import ENEMY_SEAT, PARTY_SEAT, MemberSetup, RatSetup
+from .setup import ENEMY_SEAT, PARTY_SEAT, MemberSetup, RatSetup, same_objects
 from .state import ENEMIES, PARTY, Entity, Params, Rat, Rules
 from .turn import begin_turn
 
@@ -111,7 +111,62 @@ def start(setup: RatSetup, rng: Rng) -> Decision[Rat]:
     return _opening(setup, rules_in_force(Rules), rng)
 
 
+# Openings worked out so far, by the setup object and the rules: each entry keeps the setup
+# (so no other can take its address while it lives), the content in force and the content
+# records the opening read (`_records`), all compared by identity. Only an opening that drew
+# nothing from the RNG is kept: it is then a function of these alone. Its events and state
+# are frozen, so battles of the same setup share them.
+_OPENINGS: dict[tuple[int, Rules], tuple[RatSetup, Any, tuple[Any, ...], Decision[Rat]]] = {}
+_OPENINGS_MAX = 256
+
+
 def _opening(setup: RatSetup, rules: Rules, rng: Rng) -> Decision[Rat]:
+    """`_open`, once for the same setup object, rules, content and content records."""
+    known = content()
+    key = (id(setup), rules)
+    records = _records(setup)
+    found = _OPENINGS.get(key)
+    if found is not None and found[0] is setup and found[1] is known and same_objects(found[2], records):
+        return found[3]
+    cursor = rng.cursor
+    opened = _open(setup, rules, rng)
+    if rng.cursor == cursor:
+        if len(_OPENINGS) >= _OPENINGS_MAX:
+            _OPENINGS.clear()
+        _OPENINGS[key] = (setup, known, records, opened)
+    return opened
+
+
+def _records(setup: RatSetup) -> tuple[Any, ...]:
+    """The content records an opening of `setup` reads: the formation; each enemy's record, its
+    equipment and its moves; each member's record, its equipment and its moves; and the ailment
+    of the kind a worn passive has, if any (a stat hook of that kind reads it for the queue)."""
+    known = content()
+    formation = known.formations[setup.formation]
+    found: list[Any] = [formation]
+    for slot in formation.enemies:
+        enemy = known.enemies[slot.enemy]
+        found.append(enemy)
+        found += _worn(enemy.equipment)
+        found += [known.actions[mv] for mv in enemy.moves[setup.enemy_ai or slot.ai]]
+    for m in setup.party:
+        found.append(known.members[m.member])
+        found += _worn(m.equipment)
+        found += [known.actions[mv] for mv in m.moves]
+    return tuple(found)
+
+
+def _worn(equipment: tuple[str, ...]) -> list[Any]:
+    """The equipment records, each followed by the ailment record of its passive's kind (or None)."""
+    known = content()
+    found: list[Any] = []
+    for item in equipment:
+        record = known.equipment[item]
+        found += (record, known.ailments.get(record.effect))
+    return found
+
+
+def _open(setup: RatSetup, rules: Rules, rng: Rng) -> Decision[Rat]:
     seats = {PARTY: PARTY_SEAT, ENEMIES: ENEMY_SEAT if setup.enemy_seat else None}
     members = tuple(member_entity(m, setup.params) for m in setup.party)
     enemies, enemy_hp = _hp_apart(enemy_entities(setup))

@@ -1,6 +1,6 @@
 """The answers rat works out once and gives again (`answers.py`, `legal._listed`, `legal.living`,
-`hooks.in_play`, `evolve._one`, `start.member_entity`), and the shortcuts beside them, give
-exactly what working them out afresh gives."""
+`hooks.in_play`, `evolve._one`, `start.member_entity`, `setup.parse_setup`, `start.start`), and the
+shortcuts beside them, give exactly what working them out afresh gives."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -8,14 +8,15 @@ from fractions import Fraction
 import pytest
 from msgspec.structs import replace
 
-from domain.engine.errors import RuleViolation
+from domain.engine.errors import RuleViolation, SetupError
+from domain.engine.rng import Rng
 from domain.rulesets.rat.commands import Act
 from domain.rulesets.rat.content import CONTENT
 from domain.rulesets.rat.evolve import _one
 from domain.rulesets.rat.hooks import CanAct, StatQuery, in_play
 from domain.rulesets.rat.legal import action_options, checked, legal_commands, options, waiting
 from domain.rulesets.rat.setup import DEFAULT_SETUP, parse_setup
-from domain.rulesets.rat.start import member_entity
+from domain.rulesets.rat.start import member_entity, start
 from domain.rulesets.rat.stats import damage, order_key, stat
 
 from .given import ailment, battle, enemy, entity
@@ -113,3 +114,31 @@ def test_a_member_is_built_anew_when_its_content_changes(monkeypatch):
     assert member_entity(m, setup.params).max_hp == first.max_hp + 17
     monkeypatch.undo()
     assert member_entity(m, setup.params) == first
+
+
+def test_a_setup_is_parsed_once_and_anew_when_what_it_reads_changes(monkeypatch):
+    raw = {**DEFAULT_SETUP, "formation": [DEFAULT_SETUP["formation"]]}
+    first = parse_setup(raw)
+    assert parse_setup({**raw}) is first
+    with pytest.raises(SetupError):         # a tuple is not a list: the kept setup does not answer
+        parse_setup({**raw, "formation": tuple(raw["formation"])})
+    with pytest.raises(SetupError):         # nor is True the stage 1
+        parse_setup({**raw, "stage": True})
+    member = CONTENT.members[raw["party"][0]["member"]]
+    monkeypatch.setitem(CONTENT.members, member.id, replace(member, consumable_slots=0))
+    with pytest.raises(SetupError):         # the member's record changed: its items no longer fit
+        parse_setup(raw)
+    monkeypatch.undo()
+    assert parse_setup(raw) == first
+
+
+def test_an_opening_is_worked_out_once_and_anew_when_its_content_changes(monkeypatch):
+    setup = parse_setup(DEFAULT_SETUP)
+    first = start(setup, Rng(b"a"))
+    assert start(setup, Rng(b"b")) is first         # the opening draws nothing
+    kind = CONTENT.formations[setup.formation].enemies[0].enemy
+    monkeypatch.setitem(CONTENT.enemies, kind, replace(CONTENT.enemies[kind], spd=CONTENT.enemies[kind].spd + 1))
+    changed = start(setup, Rng(b"a"))
+    assert changed is not first and changed.state.entities["e1"].spd == first.state.entities["e1"].spd + 1
+    monkeypatch.undo()
+    assert start(setup, Rng(b"a")).events == first.events
