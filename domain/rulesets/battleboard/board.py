@@ -12,7 +12,7 @@ from domain.engine.grid import Cell, Grid, reachable
 
 from .content import Map, content
 from .layout import Layout, grid, layout_of
-from .reading import Mover, Reading, reading
+from .reading import Mover, Reading, reading, stand
 from .state import HEROES, Battleboard, Combatant, Pos
 
 STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))      # up, right, down, left
@@ -149,8 +149,13 @@ def _steps_key(r: Reading, unit: Combatant) -> tuple[object, ...]:
     """All `_steps` reads: the layout, where the combatant's enemies stand (and which fly), and of
     the combatant its cell, movement points, teleport left, whether it holds a defense token (for
     hazardous terrain), its movement types and Lift."""
-    return (r.layout, r.standing(unit.side, True), unit.cell, unit.mp, unit.teleport_left,
-            unit.untapped + unit.tapped > 0, unit.movement, unit.granted, unit.lifted)
+    return (r.layout, r.standing(unit.side, True), *_unit_key(unit))
+
+
+def _unit_key(unit: Combatant) -> tuple[object, ...]:
+    """What `_steps` reads of the combatant itself (see `_steps_key`)."""
+    return (unit.cell, unit.mp, unit.teleport_left, unit.untapped + unit.tapped > 0, unit.movement, unit.granted,
+            unit.lifted)
 
 
 def step_to(s: Battleboard, unit: Combatant, to: Pos) -> tuple[int, int] | None:
@@ -160,10 +165,14 @@ def step_to(s: Battleboard, unit: Combatant, to: Pos) -> tuple[int, int] | None:
     here = unit.cell
     if here is None:
         return None
-    r = reading(s)
-    listed = _STEPS.get(_steps_key(r, unit))
+    # The key `_steps_key` gives, read without making the state's reading (a replay moves once a state)
+    listed = _STEPS.get((*stand(s, unit.side, True), *_unit_key(unit)))
     if listed is not None:
-        return next(((cost, skipped) for cell, cost, skipped in listed if cell == to), None)
+        for cell, cost, skipped in listed:
+            if cell == to:
+                return cost, skipped
+        return None
+    r = reading(s)
     terrain_at = r.layout.terrain
     if to in r.layout.neighbours_of(here):
         cost = _step_cost(r, unit, here, to)
@@ -283,18 +292,24 @@ def snap_target(s: Battleboard, unit: Combatant) -> Pos:
     stands there; else back at its origin (seed 002, Movement: "snaps back to their point of
     origin"), whatever its terrain; else the nearest free cell of its section. Under 1.0.0's
     rules (`snap_to_origin` off) an origin on challenging terrain was passed over."""
-    assert unit.cell is not None
-    if in_section(s, unit.side, unit.cell) and not _taken(s, unit, unit.cell):
-        return unit.cell
-    free = [p for p in section_cells(s, unit.side) if placeable(s, p) and not _taken(s, unit, p)]
+    here = unit.cell
+    assert here is not None
+    rows = section_rows(s, unit.side)
+    if rows.start <= here[1] < rows.stop:
+        for u in s.units.values():      # another living combatant on its cell?
+            if u.cell == here and u.id != unit.id and not u.defeated:
+                break
+        else:
+            return here
+    # `placeable`, and the cells other living combatants hold, read once for the whole section
+    taken = {u.cell for u in s.units.values() if u.id != unit.id and not u.defeated}
+    terrain_at = layout(s).terrain
+    free = [p for p in section_cells(s, unit.side) if terrain_at[p] not in ("barrier", "challenging")
+            and p not in taken]
     back = unit.origin or unit.cell
-    if back in free or (s.rules.snap_to_origin and in_section(s, unit.side, back) and not _taken(s, unit, back)):
+    if back in free or (s.rules.snap_to_origin and in_section(s, unit.side, back) and back not in taken):
         return back
     return min(free, key=lambda p: (distance(p, back), p[1], p[0])) if free else back
-
-
-def _taken(s: Battleboard, unit: Combatant, p: Pos) -> bool:
-    return any(u.cell == p and u.id != unit.id and not u.defeated for u in s.units.values())
 
 
 def to_cell(p: Pos) -> Cell:

@@ -75,8 +75,9 @@ def _(e: ev.TurnBegan, s: Battleboard) -> Battleboard:
 @evolve.on()
 def _(e: ev.Readied, s: Battleboard) -> Battleboard:
     u = s.units[e.unit]
-    return _unit(s, e.unit, mp=e.mp, focus=e.focus, slots=e.slots, teleport_left=e.teleport, origin=u.cell,
-                 path=(u.cell,) if u.cell else (), taken=(), kinds=(), doubled=False, granted=(), lifted=False)
+    u = replace(u, mp=e.mp, focus=e.focus, slots=e.slots, teleport_left=e.teleport, origin=u.cell,
+                path=(u.cell,) if u.cell else (), taken=(), kinds=(), doubled=False, granted=(), lifted=False)
+    return replace(s, units={**s.units, e.unit: u})     # `_unit`, spelt out for the events of every turn
 
 
 @evolve.on()
@@ -93,7 +94,8 @@ def _(e: ev.TokenGiven, s: Battleboard) -> Battleboard:
 def _(e: ev.Moved, s: Battleboard) -> Battleboard:
     u = s.units[e.unit]
     to = _pos(e.to)
-    return _unit(s, e.unit, cell=to, mp=u.mp - e.cost, teleport_left=u.teleport_left - e.skipped, path=(*u.path, to))
+    u = replace(u, cell=to, mp=u.mp - e.cost, teleport_left=u.teleport_left - e.skipped, path=(*u.path, to))
+    return replace(s, units={**s.units, e.unit: u})
 
 
 @evolve.on()
@@ -105,8 +107,9 @@ def _(e: ev.Converted, s: Battleboard) -> Battleboard:
 @evolve.on()
 def _(e: ev.ActionTaken, s: Battleboard) -> Battleboard:
     u = s.units[e.unit]
-    return _unit(s, e.unit, taken=(*u.taken, e.action), kinds=(*u.kinds, e.kind), doubled=u.doubled or e.double_down,
-                 energy=u.energy - e.energy, focus=u.focus - e.focus)
+    u = replace(u, taken=(*u.taken, e.action), kinds=(*u.kinds, e.kind), doubled=u.doubled or e.double_down,
+                energy=u.energy - e.energy, focus=u.focus - e.focus)
+    return replace(s, units={**s.units, e.unit: u})
 
 
 @evolve.on(ev.ConfusionRolled, ev.AttackIgnored)

@@ -3,7 +3,6 @@ what the rules play for a seat whose clock ran out."""
 from __future__ import annotations
 
 from domain.engine.errors import RuleViolation
-from domain.engine.memo import StateMemo
 
 from .attack import defenses
 from .board import section_rows, steps
@@ -14,19 +13,16 @@ from .state import HEROES, Battleboard, Combatant, side_of_seat
 from .turns import free_cells, unplaced
 
 
-_AWAITING = StateMemo()       # state -> the seats it awaits (a frozenset, computed once per state)
-
-
 def awaiting(s: Battleboard) -> frozenset[str]:
-    found = _AWAITING.get(s, "awaiting")
-    if found is None:
-        found = _AWAITING.put(s, "awaiting", _awaiting(s))
-    return found
-
-
-def _awaiting(s: Battleboard) -> frozenset[str]:
+    """The seats the state awaits. Worked out afresh each time: a turn's answer is one pass over
+    the combatants, no dearer than keeping it per state."""
     if s.ended is not None:
         return frozenset()
+    if s.phase == "turn":
+        if s.plan is not None:
+            return frozenset((s.units[s.plan.target].seat,))
+        seats = s.seats_of(s.active or "")
+        return frozenset([u.seat for u in s.units.values() if not u.defeated and u.seat in seats]).difference(s.done)
     if s.phase == "order":
         return frozenset(seat for seat in s.seats_of(s.winner or "") if s.seat_units(seat))
     if s.phase == "arrange":

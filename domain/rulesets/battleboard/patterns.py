@@ -8,8 +8,8 @@ a path charge the empty cell `at` where it ends, straight ahead.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
+from typing import NamedTuple
 
 from domain.engine.errors import RuleViolation
 
@@ -18,14 +18,15 @@ from .board import (STEPS, cell_penalty, enemy_at, hazard_paid, liquid_ignored, 
                     origins, step_cost, within)
 from .commands import Act
 from .content import Action
-from .reading import reading, remembered
+from .reading import reading, remembered, stand
 from .state import Battleboard, Combatant, Pos
 
 MULTI = 3                            # Scatter and Flurry: up to 3 attacks
 
 
-@dataclass(frozen=True)
-class Aim:
+class Aim(NamedTuple):
+    """Where a command aims its action: the combatants it takes in, the origin it is taken
+    from, the focus rerolls it asks for, and a charge's cells and movement points."""
     units: tuple[str, ...]
     origin: Pos
     reroll: int = 0
@@ -50,16 +51,15 @@ def in_reach(s: Battleboard, unit: Combatant, action: Action,
         if key not in seen:
             seen[key] = in_reach(s, unit, action)
         return seen[key]
-    r = reading(s)
-    pool = r.standing(unit.side, action.target == "enemy")
+    lay, pool = stand(s, unit.side, action.target == "enemy")
     if s.rules.elevated_range:
         # The origins' table is kept per layout, path and range (`Layout.best_origins`).
-        table = r.layout.best_origins(unit.path or ((unit.cell,) if unit.cell else ()), liquid_ignored(unit),
-                                      action.range)
+        table = lay.best_origins(unit.path or ((unit.cell,) if unit.cell else ()), liquid_ignored(unit),
+                                 action.range)
         return {other: table[cell] for other, cell, _ in pool if cell in table}
     # All `_in_reach` reads besides the combatant: the layout, the range rule, and where the
     # combatants it may single out stand.
-    reads = ("reach", key, r.layout, False, pool)
+    reads = ("reach", key, lay, False, pool)
     return dict(remembered(unit, reads, lambda: _in_reach(s, unit, action)))
 
 

@@ -5,6 +5,9 @@ A `Reading` is kept per state object in a `StateMemo` (by identity, for as long 
 lives) and per content in force, so it can never answer for another state. It holds the
 state's combatants, never the state itself.
 
+`stand` reads the layout and who stands where from a state's reading if it has one, else
+straight from the state: for a state asked once (a replay's command) a whole reading costs more.
+
 `zones_of` keeps the zones of control by who stands where among the enemies
 (`Reading.standing`), all they read, so every state alike in it shares them.
 
@@ -59,8 +62,8 @@ class Reading:
         key = (side, enemies)
         found = self._standing.get(key)
         if found is None:
-            found = self._standing[key] = tuple((u.id, u.cell, u.moves_as("flight")) for u in self.placed
-                                                if (u.side != side) == enemies)
+            found = self._standing[key] = tuple([(u.id, u.cell, u.moves_as("flight")) for u in self.placed
+                                                 if (u.side != side) == enemies])
         return found
 
     def zones(self, side: str, flying: bool) -> dict[Pos, int]:
@@ -102,6 +105,19 @@ def reading(s: Battleboard) -> Reading:
     if found is None:
         found = _READINGS.put(s, c, Reading(s, layout_of(c, s.map, grid(s.params.width, s.params.height))))
     return found
+
+
+def stand(s: Battleboard, side: str, enemies: bool) -> tuple[Layout, tuple[tuple[str, Pos | None, bool], ...]]:
+    """The state's layout and `Reading.standing`: from its reading if one was made (a listing
+    asks again and again), else worked out without making one (a replay's state is asked once,
+    for its one command)."""
+    c = content()
+    found = _READINGS.get(s, c)
+    if found is not None:
+        return found.layout, found.standing(side, enemies)
+    return (layout_of(c, s.map, grid(s.params.width, s.params.height)),
+            tuple([(u.id, u.cell, u.moves_as("flight")) for u in s.units.values()
+                   if not u.defeated and u.cell is not None and (u.side != side) == enemies]))
 
 
 def remembered(unit: Combatant, key: Hashable, compute: Callable[[], T]) -> T:

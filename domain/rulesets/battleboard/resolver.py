@@ -14,6 +14,8 @@ from .state import Battleboard, effects, other
 class BoardResolver(Resolver[Battleboard]):
     """A battleboard batch: the combat ends once a side has lost every combatant."""
 
+    FOLLOWS = frozenset({ev.Defeated})      # `follow` is about a defeat only
+
     def follow(self, event: Event) -> None:
         """Seed 002, Initiative: combat is decided by one side losing all its combatants."""
         if isinstance(event, ev.Defeated) and self.state.ended is None:

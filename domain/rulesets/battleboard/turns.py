@@ -76,12 +76,16 @@ def ready(b: BoardResolver, key: str, half: bool) -> None:
     """A combatant's start of turn, one token at a time: Heroic first, then Hobbled and Stunned
     shape the turn, focus comes in, and Poisoned costs a token."""
     u = b.state.units[key]
+    p = b.state.params
+    if not u.tokens:            # no token to spend: the turn is shaped by the stats alone
+        b.emit(ev.Readied(unit=key, mp=max(0, u.speed), focus=focus_at_start(b.state, u),
+                          slots=p.half_turn_actions if half else p.actions, teleport=u.teleport))
+        return
     negative = next((t for t in NEGATIVE_ORDER if u.count(t)), None)
     if u.count("heroic") and negative is not None:
         b.emit(ev.TokenSpent(unit=key, token="heroic", reason="used"))
         b.emit(ev.TokenSpent(unit=key, token=negative, reason="eliminated by heroic"))
     u = b.state.units[key]
-    p = b.state.params
     mp = max(0, u.speed - u.count("hobbled"))
     if u.count("hobbled"):
         b.emit(ev.TokenSpent(unit=key, token="hobbled", reason="used"))
