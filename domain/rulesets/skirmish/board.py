@@ -53,28 +53,33 @@ class _Worked:
 
     def __init__(self, s: Skirmish, board: Board):
         width = board.grid.width
-        self.standing, self.occupied = dict.fromkeys(SEATS, 0), 0
+        first, other = SEATS
+        ours = theirs = 0               # locals, not attributes, while the units are read
         for u in s.units.values():
-            if u.cell is not None and not u.fainted:
-                bit = 1 << (u.cell[1] * width + u.cell[0])
-                self.standing[u.seat] |= bit
-                self.occupied |= bit
+            cell = u.cell
+            if cell is not None and not u.fainted:
+                if u.seat == first:
+                    ours |= 1 << (cell[1] * width + cell[0])
+                else:
+                    theirs |= 1 << (cell[1] * width + cell[0])
+        self.standing, self.occupied = {first: ours, other: theirs}, ours | theirs
         self.known = _known(board)
 
 
-# The last state walks were worked out in, its board, and what they need: legal commands list
-# every unit's walks, and the Move then chosen follows one of them, all in one state. The
-# state is held, so no other object can take its identity while it is here; a frozen state's
-# units never change, and the board (rocks and size) must be the same one too.
-_last: tuple[Skirmish | None, Board | None, _Worked | None] = (None, None, None)
+# The units dict walks were last worked out for, its board, and what they need: legal commands
+# list every unit's walks, and the Move then chosen follows one of them, all in one state (and
+# a card that moves nobody leaves the units dict as it was). The dict is held, so no other
+# object can take its identity while it is here; a frozen state's units never change, and the
+# board (rocks and size) must be the same one too.
+_last: tuple[dict[str, Unit] | None, Board | None, _Worked | None] = (None, None, None)
 
 
 def _worked(s: Skirmish, board: Board) -> _Worked:
     global _last
-    state, known, worked = _last        # one read of one triple: safe across threads
-    if state is not s or known is not board or worked is None:
+    units, known, worked = _last        # one read of one triple: safe across threads
+    if units is not s.units or known is not board or worked is None:
         worked = _Worked(s, board)
-        _last = (s, board, worked)
+        _last = (s.units, board, worked)
     return worked
 
 
@@ -161,5 +166,7 @@ def free_tile_near(s: Skirmish, unit: Unit) -> Cell | None:
     assert unit.last_cell is not None, "a returning unit has left a tile"
     start = Cell(col=unit.last_cell[0], row=unit.last_cell[1])
     taken = {u.cell for u in s.units.values() if u.on_board}
+    if unit.last_cell not in taken and start not in board.rocks:
+        return start            # the one tile no distance away: nothing else can come first
     free = [c for c in board.grid.cells() if c not in board.rocks and pos(c) not in taken]
     return min(free, key=lambda c: (board.grid.distance(start, c), c), default=None)

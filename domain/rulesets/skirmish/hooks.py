@@ -10,7 +10,7 @@ import msgspec
 
 from domain.engine.hooks import Effect, Hooks, Phase, modify
 
-from .state import Skirmish, Unit, effects, kinds
+from .state import Skirmish, Unit, effects
 
 HOOKS = Hooks()
 
@@ -53,46 +53,49 @@ def ask(s: Skirmish, query: Any) -> tuple[Any, list[Effect]]:
     return modify(HOOKS, effects(s), s, query)
 
 
-# The effects tuple last answered with, and the answers to `answer`'s queries under it. The
-# effects hand back one tuple while they stay equal (`state.effects`), so answers carry over
-# from state to state until an effect or talent changes.
-_last_answers: tuple[object, dict[Any, Any]] = (None, {})
+# The units dict last asked about, the effects in force for it, and the answers under those
+# effects: by query type, whether any effect hooks it (`hooked`); by query, `answer`'s answers.
+# Both read the effects alone, and the effects hand back one tuple while they stay equal
+# (`state.effects`), so answers carry over from state to state until an effect or talent changes.
+_scope: tuple[object, tuple[Effect, ...], dict[Any, Any]] = (None, (), {})
+
+
+def _in_force(s: Skirmish) -> tuple[tuple[Effect, ...], dict[Any, Any]]:
+    """The effects in force in `s`, and the answers kept for them."""
+    global _scope
+    units, in_force, answers = _scope   # one read of one triple: safe across threads
+    if units is not s.units:
+        found = effects(s)
+        if found is not in_force:
+            in_force, answers = found, {}
+        _scope = (s.units, in_force, answers)
+    return in_force, answers
 
 
 def answer(s: Skirmish, query: Allowance | Targetable) -> Any:
     """`ask(s, query)[0]` for the queries whose handlers read nothing but their effect and the
     query (Allowance: adrenaline, restrained; Targetable: concealed, which reads the seat of
     the unit asked about, fixed by its key): the same effects give the same answer."""
-    global _last_answers
-    if not hooked(s, type(query)):
-        return query
-    in_force = effects(s)
-    known, answers = _last_answers      # one read of one pair: safe across threads
-    if known is not in_force:
-        answers = {}
-        _last_answers = (in_force, answers)
+    in_force, answers = _in_force(s)
     found = answers.get(query)
     if found is None:
         found = answers[query] = modify(HOOKS, in_force, s, query)[0]
     return found
 
 
-# The units dict last asked about, and the answers of `hooked` for it by query type: the
-# effects in force depend on the units alone, and the rules ask a few times per state.
-_last_hooked: tuple[object, dict[type, bool]] = (None, {})
-
-
 def hooked(s: Skirmish, query: type) -> bool:
     """Whether an effect in force in `s` hooks `query` (a BEFORE handler on it): if none does,
     every answer to such a query is the query as asked."""
-    global _last_hooked
-    units, answers = _last_hooked       # one read of one pair: safe across threads
-    if units is not s.units:
-        answers = {}
-        _last_hooked = (s.units, answers)
+    in_force, answers = _in_force(s)
     found = answers.get(query)
     if found is None:
-        found = answers[query] = not HOOKS.kinds_on(Phase.BEFORE, query).isdisjoint(kinds(s))
+        wanted = HOOKS.kinds_on(Phase.BEFORE, query)
+        found = False
+        for effect in in_force:     # a loop, not a generator: a few effects at a time
+            if effect.kind in wanted:
+                found = True
+                break
+        answers[query] = found
     return found
 
 
@@ -101,7 +104,10 @@ _SPENT = {"move": attrgetter("moved"), "attack": attrgetter("attacked"), "counte
 
 def allowance(s: Skirmish, unit: Unit, act: str) -> Allowance:
     spent = _SPENT[act](unit)
-    result: Allowance = answer(s, Allowance(unit=unit.key, act=act, spent=spent, allowed=not spent))
+    query = Allowance(unit=unit.key, act=act, spent=spent, allowed=not spent)
+    if not hooked(s, Allowance):
+        return query        # no effect in force changes it
+    result: Allowance = answer(s, query)
     return result
 
 

@@ -2,6 +2,7 @@
 seat whose clock ran out."""
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 
 from domain.engine.grid import Cell
@@ -48,9 +49,17 @@ def legal_commands(s: Skirmish, seat: str) -> list[SkirmishCommand]:
 
 def selections(s: Skirmish, seat: str) -> list[Field]:
     team = [s.units[k] for k in s.player(seat).units]
-    boss = [u.character for u in team if u.boss]
-    return [Field(characters=tuple(u.character for u in pick)) for n in field_range(s, seat)
-            for pick in combinations(team, n) if all(b in {u.character for u in pick} for b in boss)]
+    span = field_range(s, seat)
+    return [*_selections(tuple(u.character for u in team), tuple(u.character for u in team if u.boss),
+                         span.start, span.stop)]
+
+
+@lru_cache(maxsize=256)
+def _selections(team: tuple[str, ...], boss: tuple[str, ...], low: int, high: int) -> tuple[Field, ...]:
+    """Each pick of `low` to `high - 1` of the `team` characters, in team order, holding every
+    one of `boss`: all a selection reads, so one team's picks are worked out once."""
+    return tuple(Field(characters=pick) for n in range(low, high)
+                 for pick in combinations(team, n) if all(b in pick for b in boss))
 
 
 def combat_commands(s: Skirmish, seat: str) -> list[SkirmishCommand]:

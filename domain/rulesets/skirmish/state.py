@@ -178,27 +178,6 @@ def effects(s: Skirmish) -> tuple[Effect, ...]:
     return found
 
 
-_last_kinds: tuple[object, frozenset[str]] = (None, frozenset())
-
-
-def kinds(s: Skirmish) -> frozenset[str]:
-    """The kinds of `effects(s)`, worked out without building them (the same for the same units
-    dict): whether any effect hooks a query needs no more."""
-    global _last_kinds
-    units, found = _last_kinds          # one read of one pair: safe across threads
-    if units is not s.units:
-        kinds_: set[str] = set()
-        for unit in s.units.values():
-            if unit.fielded:
-                kinds_.add(unit.talent)
-                if unit.chips and not unit.fainted:
-                    for chip in unit.chips:
-                        kinds_.add(chip.kind)
-        found = frozenset(kinds_)
-        _last_kinds = (s.units, found)
-    return found
-
-
 # Each unit's effects, by its key, with the record they were worked out from: they are used
 # again for a record whose every input to them (talent, fainting, chips) is equal, as most
 # records from one event to the next are (a walk changes a tile, a new turn the action flags).
@@ -211,9 +190,14 @@ def _effects(units: dict[str, Unit]) -> tuple[Effect, ...]:
         if not unit.fielded:
             continue
         known = _OF_UNIT.get(unit.key)
-        if known is None or not _same_effects(known[0], unit):
-            known = _OF_UNIT[unit.key] = (unit, _unit_effects(unit))
-        found.extend(known[1])
+        if known is None or known[0] is not unit:
+            # The record kept is the latest, so that the next state holding it finds it at once.
+            if known is None or not _same_effects(known[0], unit):
+                known = (unit, _unit_effects(unit))
+            else:
+                known = (unit, known[1])
+            _OF_UNIT[unit.key] = known
+        found += known[1]
     return tuple(found)
 
 
