@@ -79,7 +79,10 @@ def check_chain(events: Sequence[Mapping[str, Any]]) -> str:
             raise Bad(expected, "event is redacted; only a full replay can be verified")
         if (type(data) is not dict and not isinstance(data, Mapping)) or not isinstance(topic, str):
             raise Bad(expected, "event type or data is malformed")
-        chain = chain_of(chain, expected, topic, data)
+        try:
+            chain = chain_of(chain, expected, topic, data)
+        except TypeError as exc:            # orjson's: a lone surrogate, an int past 64 bits, a non-str key
+            raise Bad(expected, f"event data is not storable JSON: {exc}") from None
         if chain != recorded:
             raise Bad(expected, "hash chain mismatch: the event or one before it was altered")
     if not events:
@@ -189,7 +192,10 @@ def rebatch(ruleset: Ruleset[Any], state: BattleState, records: list[Recorded],
     if not opening.starts_batch() or seat is None:
         raise Bad(seq, f"{opening.TOPIC} does not start a command batch")
     try:
-        return decide_batch(ruleset, state, seat, opening.command_wire(),
+        # The command's every value was in the event's data, which `check_chain` encoded: what
+        # `check_wire` refuses, the canonical encoding refused there (NaN and infinity, which it
+        # writes as null, hashed as null, and re-simulate to it).
+        return decide_batch(ruleset, state, seat, opening.command_wire(), wire_checked=True,
                             at_ms=recorded_time(records, at) if state.clock is not None else None)
     except TimeOut as exc:
         raise Bad(seq, f"the command was accepted after its seat's time ran out: {exc.message}") from None

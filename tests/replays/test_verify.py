@@ -277,3 +277,15 @@ def test_header_fields_of_the_wrong_type_fail_without_raising(game, field, value
     bad.header[field] = value
     report = verify(bad)  # must return a report, never raise
     assert (report.status, report.seq) == ("fail", 1), report
+
+
+@pytest.mark.parametrize("value", ["\ud800", 2**70, {1: "a"}])
+def test_event_data_no_json_can_hold_fails_at_its_seq_without_raising(game, value):
+    # Given a replay built in Python (a file's parser refuses these) whose CardsDrawn data holds a
+    # lone surrogate, an integer past 64 bits or a non-string key, when it is verified, then it
+    # fails at that event's seq, as any other changed data does.
+    _, replay = game
+    k = first_index(replay, "deckduel.CardsDrawn", 10)
+    report = verify(data_change(replay, k, "count", value))
+    assert (report.status, report.seq) == ("fail", k + 1), report
+    assert "not storable JSON" in report.reason
