@@ -168,9 +168,9 @@ def step_to(s: Battleboard, unit: Combatant, to: Pos) -> tuple[int, int] | None:
     # The key `_steps_key` gives, read without making the state's reading (a replay moves once a state)
     listed = _STEPS.get((*stand(s, unit.side, True), *_unit_key(unit)))
     if listed is not None:
-        for cell, cost, skipped in listed:
+        for cell, price, skipped in listed:
             if cell == to:
-                return cost, skipped
+                return price, skipped
         return None
     r = reading(s)
     terrain_at = r.layout.terrain
@@ -306,7 +306,7 @@ def snap_target(s: Battleboard, unit: Combatant) -> Pos:
     terrain_at = layout(s).terrain
     free = [p for p in section_cells(s, unit.side) if terrain_at[p] not in ("barrier", "challenging")
             and p not in taken]
-    back = unit.origin or unit.cell
+    back = unit.origin or here
     if back in free or (s.rules.snap_to_origin and in_section(s, unit.side, back) and back not in taken):
         return back
     return min(free, key=lambda p: (distance(p, back), p[1], p[0])) if free else back

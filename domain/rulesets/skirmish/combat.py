@@ -2,6 +2,8 @@
 counter-attacking, and the end of a turn."""
 from __future__ import annotations
 
+from typing import cast
+
 from domain.engine.errors import RuleViolation
 from domain.engine.grid import Cell
 
@@ -10,7 +12,7 @@ from .board import board_of, distance, distances, free_tile_near, walk, walk_end
 from .commands import Attack, Move
 from .hooks import Allowance, Provokes, StrikePower, allowance, ask, hooked, may, targetable, targetable_of
 from .resolver import SkirmishResolver, check_defeat, draw, end_effect, lasts, reach, speed
-from .state import Skirmish, Unit, opponent
+from .state import Pos, Skirmish, Unit, opponent
 
 
 def begin_turn(b: SkirmishResolver, seat: str) -> None:
@@ -94,7 +96,7 @@ def move(b: SkirmishResolver, seat: str, cmd: Move) -> None:
     board, to = board_of(s), cmd.to
     # A tile given as two plain integers is found at once; anything else is read (and refused) in full.
     plain = type(to) is tuple and len(to) == 2 and type(to[0]) is int and type(to[1]) is int
-    goal = board.tiles.get(to) if plain else None
+    goal = board.tiles.get(cast(Pos, to)) if plain else None
     if goal is None:
         goal = Cell.from_wire(list(to), "to", board.grid)
     route = walk(s, unit, goal, speed(s, unit))
