@@ -62,8 +62,7 @@ class Reading:
         key = (side, enemies)
         found = self._standing.get(key)
         if found is None:
-            found = self._standing[key] = tuple([(u.id, u.cell, u.moves_as("flight")) for u in self.placed
-                                                 if (u.side != side) == enemies])
+            found = self._standing[key] = _standing(self.placed, side, enemies)
         return found
 
     def zones(self, side: str, flying: bool) -> dict[Pos, int]:
@@ -116,8 +115,12 @@ def stand(s: Battleboard, side: str, enemies: bool) -> tuple[Layout, tuple[tuple
     if found is not None:
         return found.layout, found.standing(side, enemies)
     return (layout_of(c, s.map, grid(s.params.width, s.params.height)),
-            tuple([(u.id, u.cell, u.moves_as("flight")) for u in s.units.values()
-                   if not u.defeated and u.cell is not None and (u.side != side) == enemies]))
+            _standing([u for u in s.units.values() if not u.defeated and u.cell is not None], side, enemies))
+
+
+def _standing(placed: list[Combatant], side: str, enemies: bool) -> tuple[tuple[str, Pos | None, bool], ...]:
+    """`Reading.standing` of the living combatants on the board, `placed`."""
+    return tuple([(u.id, u.cell, u.moves_as("flight")) for u in placed if (u.side != side) == enemies])
 
 
 def remembered(unit: Combatant, key: Hashable, compute: Callable[[], T]) -> T:

@@ -4,15 +4,13 @@ of the same state, work each answer out once. The answers are kept by the conten
 a kept release plays by its own content."""
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
-from typing import Any, TypeVar
+from collections.abc import Hashable
+from typing import Any
 
 from domain.engine.memo import StateMemo
 
 from .content import content
 from .state import Rat
-
-T = TypeVar("T")
 
 _BY_STATE = StateMemo()
 
@@ -34,23 +32,3 @@ def answers(s: Rat) -> dict[Hashable, Any]:
         found = _BY_STATE.put(s, key, {})
     _LAST[0], _LAST[1], _LAST[2] = s, key, found
     return found
-
-
-def per_state(s: Rat, question: Hashable, work: Callable[[], T]) -> T:
-    """`work()`, once per state object, content in force and `question`."""
-    found = answers(s)
-    answer = found.get(question)
-    if answer is None:
-        answer = found[question] = work()
-    return answer
-
-
-def known(s: Rat, question: Hashable) -> Any:
-    """What was worked out for `question` about `s` so far (None: nothing yet)."""
-    return answers(s).get(question)
-
-
-def remember(s: Rat, question: Hashable, answer: T) -> T:
-    """Keep `answer` to `question` about `s`, and return it."""
-    answers(s)[question] = answer
-    return answer

@@ -82,12 +82,10 @@ def waiting(s: Rat, side: str) -> tuple[str, ...]:
 
 def _waiting(s: Rat, side: str, found: dict[Hashable, Any]) -> tuple[str, ...]:
     """`waiting`, given the answers about `s` (`answers.answers`)."""
-    if s.result is not None or s.resolving:
-        return ()
     question = ("waiting", side)
     listed: tuple[str, ...] | None = found.get(question)
     if listed is None:
-        listed = found[question] = _choosers(s, side)
+        listed = found[question] = choosers(s, side)
     return listed
 
 
@@ -95,18 +93,9 @@ def choosers(s: Rat, side: str) -> tuple[str, ...]:
     """`waiting`, worked out afresh and kept nowhere: for a state made to be asked once."""
     if s.result is not None or s.resolving:
         return ()
-    return _choosers(s, side)
-
-
-def _choosers(s: Rat, side: str) -> tuple[str, ...]:
-    """The side's entities still to choose, in queue order, of a state neither decided nor resolving."""
     hooks, entities, plans = in_play(CanAct, s.effects), s.entities, s.plans
-    if hooks:
-        return tuple([key for key in s.order if key not in plans and entities[key].side == side
-                      and not _stopped(s, entities[key], hooks)])
-    # `_stopped` without hooks: dead or knocked out
-    return tuple([key for key in s.order if key not in plans and (e := entities[key]).side == side
-                  and not e.dead and not e.ko])
+    return tuple([key for key in s.order if key not in plans and entities[key].side == side
+                  and not _stopped(s, entities[key], hooks)])
 
 
 def selectable(s: Rat, e: Entity, action: str) -> bool:
