@@ -9,6 +9,7 @@ from domain.engine.grid import Cell
 from domain.engine.mulligan import mulligan_picks
 
 from .board import board_of, distances, walk_moves
+from .cards import can_use
 from .combat import open_foes
 from .commands import Attack, EndTurn, Field, Mulligan, Place, Play, SkirmishCommand
 from .content import Card, content
@@ -86,9 +87,8 @@ def combat_commands(s: Skirmish, seat: str) -> list[SkirmishCommand]:
     for card_id in sorted(set(p.hand)):
         card = cards[card_id]
         if card.cost <= p.ap:
-            owner = card.owner      # `can_use`: a unique card is its owner's, a class card its class's
             for unit, far in zip(units, apart):
-                if unit.character == owner if owner is not None else unit.cls == card.cls:
+                if can_use(card, unit):
                     found += plays(s, seat, card, unit, allies, foes, far)
     found.append(_END)
     return found
