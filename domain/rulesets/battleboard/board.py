@@ -6,13 +6,13 @@ is orthogonal (`Metric.ORTHOGONAL`), and so is every distance.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 
 from domain.engine.grid import Cell, Grid, reachable
 
 from .content import Map, content
 from .layout import Layout, grid, layout_of
-from .reading import Mover, Reading, reading, stand
+from .reading import Reading, lone_mover, mover, reading, stand
 from .state import HEROES, Battleboard, Combatant, Pos
 
 STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))      # up, right, down, left
@@ -94,11 +94,7 @@ def enemy_at(s: Battleboard, unit: Combatant, p: Pos) -> bool:
 
 def step_cost(s: Battleboard, unit: Combatant, frm: Pos, to: Pos, *, through_enemies: bool = False) -> int | None:
     """Movement points to step from `frm` onto the next cell `to`, or None where it may not."""
-    return _step_cost(reading(s), unit, frm, to, through_enemies)
-
-
-def _step_cost(r: Reading, unit: Combatant, frm: Pos, to: Pos, through_enemies: bool = False) -> int | None:
-    return Mover(r, unit, through_enemies).cost(frm, to)
+    return mover(reading(s), unit, through_enemies).cost(frm, to)
 
 
 def reach(s: Battleboard, unit: Combatant) -> dict[Pos, int]:
@@ -107,10 +103,10 @@ def reach(s: Battleboard, unit: Combatant) -> dict[Pos, int]:
     if unit.cell is None:
         return {}
     r = reading(s)
-    mover = Mover(r, unit)
+    priced = mover(r, unit)
 
     def price(frm: Cell, to: Cell) -> int | None:
-        return mover.cost((frm.col, frm.row), (to.col, to.row))
+        return priced.cost((frm.col, frm.row), (to.col, to.row))
 
     def free(cell: Cell) -> bool:
         return (cell.col, cell.row) not in r.occupied
@@ -165,22 +161,24 @@ def step_to(s: Battleboard, unit: Combatant, to: Pos) -> tuple[int, int] | None:
     here = unit.cell
     if here is None:
         return None
-    # The key `_steps_key` gives, read without making the state's reading (a replay moves once a state)
-    listed = _STEPS.get((*stand(s, unit.side, True), *_unit_key(unit)))
+    # The key `_steps_key` gives, and on a miss the one step, read without making the state's
+    # reading (a replay's state is asked for its one move)
+    lay, enemies = stand(s, unit.side, True)
+    listed = _STEPS.get((lay, enemies, *_unit_key(unit)))
     if listed is not None:
         for cell, price, skipped in listed:
             if cell == to:
                 return price, skipped
         return None
-    r = reading(s)
-    terrain_at = r.layout.terrain
-    if to in r.layout.neighbours_of(here):
-        cost = _step_cost(r, unit, here, to)
+    terrain_at = lay.terrain
+    if to in lay.neighbours_of(here):
+        cost = lone_mover(lay, enemies, unit, to).cost(here, to)
         if cost is None or cost > unit.mp or (terrain_at[to] == "hazardous" and not unit.tokens_left):
             return None
         return cost, 0
     if unit.teleport_left and unit.mp >= 1:
-        return next(((1, skipped) for cell, skipped in _jumps(r, unit)
+        enemies_on = {cell for _, cell, _ in enemies}
+        return next(((1, skipped) for cell, skipped in _jumps(lay, enemies_on, unit)
                      if cell == to and (terrain_at[cell] != "hazardous" or unit.tokens_left)), None)
     return None
 
@@ -189,14 +187,14 @@ def _steps(r: Reading, unit: Combatant) -> list[tuple[Pos, int, int]]:
     here = unit.cell
     assert here is not None
     terrain_at = r.layout.terrain
-    price = Mover(r, unit).cost
+    price = mover(r, unit).cost
     found = []
     for to in r.layout.neighbours_of(here):
         cost = price(here, to)
         if cost is not None and cost <= unit.mp and (terrain_at[to] != "hazardous" or unit.tokens_left):
             found.append((to, cost, 0))
     if unit.teleport_left and unit.mp >= 1:
-        found += [(to, 1, skipped) for to, skipped in _jumps(r, unit)
+        found += [(to, 1, skipped) for to, skipped in _jumps(r.layout, r.enemy_cells(unit.side), unit)
                   if terrain_at[to] != "hazardous" or unit.tokens_left]
     return found
 
@@ -204,13 +202,14 @@ def _steps(r: Reading, unit: Combatant) -> list[tuple[Pos, int, int]]:
 def jumps(s: Battleboard, unit: Combatant) -> list[tuple[Pos, int]]:
     """Teleportation: straight jumps skipping 1..teleport_left cells, none a barrier or obscuring
     terrain; the landing may not be a barrier or an enemy's cell (other terrain is ignored)."""
-    return _jumps(reading(s), unit)
+    r = reading(s)
+    return _jumps(r.layout, r.enemy_cells(unit.side), unit)
 
 
-def _jumps(r: Reading, unit: Combatant) -> list[tuple[Pos, int]]:
+def _jumps(lay: Layout, enemies_on: Container[Pos | None], unit: Combatant) -> list[tuple[Pos, int]]:
+    """`jumps` from the layout and the cells the combatant's enemies hold."""
     assert unit.cell is not None
-    terrain_at, width, height = r.layout.terrain, r.layout.grid.width, r.layout.grid.height
-    enemies_on = r.enemy_cells(unit.side)
+    terrain_at, width, height = lay.terrain, lay.grid.width, lay.grid.height
     found = []
     for dc, dr in STEPS:
         for skipped in range(1, unit.teleport_left + 1):

@@ -14,15 +14,34 @@ from .turns import free_cells, unplaced
 
 
 def awaiting(s: Battleboard) -> frozenset[str]:
-    """The seats the state awaits. Worked out afresh each time: a turn's answer is one pass over
-    the combatants, no dearer than keeping it per state."""
+    """The seats the state awaits, kept for the latest state asked about: a player's loop, the
+    runner's turn check and `legal_commands` each ask about the same state in a row. It reads
+    the state alone (no content), so the state object is all its key."""
+    global _AWAITED
+    last = _AWAITED
+    if last[0] is s:
+        return last[1]
+    found = _awaited(s)
+    _AWAITED = (s, found)
+    return found
+
+
+# The latest state `awaiting` answered, with its answer: one tuple, read once.
+_AWAITED: tuple[Battleboard | None, frozenset[str]] = (None, frozenset())
+
+
+def _awaited(s: Battleboard) -> frozenset[str]:
+    """`awaiting`, worked out: a turn's answer is one pass over the combatants."""
     if s.ended is not None:
         return frozenset()
     if s.phase == "turn":
         if s.plan is not None:
             return frozenset((s.units[s.plan.target].seat,))
-        seats = s.seats_of(s.active or "")
-        return frozenset([u.seat for u in s.units.values() if not u.defeated and u.seat in seats]).difference(s.done)
+        seats, found = s.seats_of(s.active or ""), set()
+        for u in s.units.values():
+            if u.seat in seats and not u.defeated:
+                found.add(u.seat)
+        return frozenset(found.difference(s.done))
     if s.phase == "order":
         return frozenset(seat for seat in s.seats_of(s.winner or "") if s.seat_units(seat))
     if s.phase == "arrange":

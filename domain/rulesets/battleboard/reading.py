@@ -1,9 +1,9 @@
 """What the rules read from one state again and again, worked out once for that state: who
 stands where, the cells each side's enemies hold and the zones of control they cover.
 
-A `Reading` is kept per state object in a `StateMemo` (by identity, for as long as the state
-lives) and per content in force, so it can never answer for another state. It holds the
-state's combatants, never the state itself.
+A `Reading` is kept for the latest state read (a one-state slot, by identity) and the content
+in force, so it can never answer for another state: the listing and `decide` ask about one
+state in a row, and a state read once (a replay's) costs nothing to forget.
 
 `stand` reads the layout and who stands where from a state's reading if it has one, else
 straight from the state: for a state asked once (a replay's command) a whole reading costs more.
@@ -20,17 +20,16 @@ among the combatants it concerns (`Reading.standing`).
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Container, Hashable, Iterable, Mapping
 from typing import TypeVar
 
 from domain.engine.memo import StateMemo
 
-from .content import content
+from .content import BattleboardContent, content
 from .layout import Layout, grid, layout_of
 from .state import Battleboard, Combatant, Pos
 
 T = TypeVar("T")
-_READINGS = StateMemo()     # state -> its Reading, by the content in force
 _REMEMBERED = StateMemo()   # combatant -> its answers, by all else each reads
 
 
@@ -99,11 +98,18 @@ def zones_of(enemies: tuple[tuple[str, Pos | None, bool], ...], flying: bool) ->
 
 def reading(s: Battleboard) -> Reading:
     """The state's reading under the content in force."""
+    global _LAST
     c = content()
-    found = _READINGS.get(s, c)
-    if found is None:
-        found = _READINGS.put(s, c, Reading(s, layout_of(c, s.map, grid(s.params.width, s.params.height))))
+    last = _LAST
+    if last is not None and last[0] is s and last[1] is c:
+        return last[2]
+    found = Reading(s, layout_of(c, s.map, grid(s.params.width, s.params.height)))
+    _LAST = (s, c, found)
     return found
+
+
+# The latest state read, the content it was read under and its reading: one tuple, read once.
+_LAST: tuple[Battleboard, BattleboardContent, Reading] | None = None
 
 
 def stand(s: Battleboard, side: str, enemies: bool) -> tuple[Layout, tuple[tuple[str, Pos | None, bool], ...]]:
@@ -111,16 +117,17 @@ def stand(s: Battleboard, side: str, enemies: bool) -> tuple[Layout, tuple[tuple
     asks again and again), else worked out without making one (a replay's state is asked once,
     for its one command)."""
     c = content()
-    found = _READINGS.get(s, c)
-    if found is not None:
-        return found.layout, found.standing(side, enemies)
-    return (layout_of(c, s.map, grid(s.params.width, s.params.height)),
-            _standing([u for u in s.units.values() if not u.defeated and u.cell is not None], side, enemies))
+    last = _LAST
+    if last is not None and last[0] is s and last[1] is c:
+        return last[2].layout, last[2].standing(side, enemies)
+    return layout_of(c, s.map, grid(s.params.width, s.params.height)), _standing(s.units.values(), side, enemies)
 
 
-def _standing(placed: list[Combatant], side: str, enemies: bool) -> tuple[tuple[str, Pos | None, bool], ...]:
-    """`Reading.standing` of the living combatants on the board, `placed`."""
-    return tuple([(u.id, u.cell, u.moves_as("flight")) for u in placed if (u.side != side) == enemies])
+def _standing(units: Iterable[Combatant], side: str, enemies: bool) -> tuple[tuple[str, Pos | None, bool], ...]:
+    """`Reading.standing` of `units`: those living and on the board, in order. (Flight is read
+    as `Combatant.moves_as` reads it, spelt out: this runs for every command.)"""
+    return tuple([(u.id, u.cell, "flight" in u.movement or "flight" in u.granted) for u in units
+                  if (u.side != side) == enemies and not u.defeated and u.cell is not None])
 
 
 def remembered(unit: Combatant, key: Hashable, compute: Callable[[], T]) -> T:
@@ -133,19 +140,18 @@ def remembered(unit: Combatant, key: Hashable, compute: Callable[[], T]) -> T:
 
 class Mover:
     """What pricing one combatant's steps reads, read once: its movement types, the cells it may
-    not enter (its enemies', unless it moves through them) and the zones of control it pays for
-    (none with Bull Rush; only flying enemies' for a flyer)."""
+    not enter and the zones of control it pays for (`mover` and `lone_mover` choose them)."""
 
     __slots__ = ("terrain", "level", "blocked", "zones", "flying", "swimming", "climbing", "lifted")
 
-    def __init__(self, r: Reading, unit: Combatant, through_enemies: bool = False):
-        self.terrain, self.level = r.layout.terrain, r.layout.level
+    def __init__(self, lay: Layout, unit: Combatant, blocked: Container[Pos | None], zones: Mapping[Pos, int]):
+        self.terrain, self.level = lay.terrain, lay.level
         self.flying = unit.moves_as("flight")
         self.swimming = unit.moves_as("swimming")
         self.climbing = unit.moves_as("climbing")
         self.lifted = unit.lifted
-        self.blocked: set[Pos | None] = set() if through_enemies else r.enemy_cells(unit.side)
-        self.zones: dict[Pos, int] = {} if unit.moves_as("bull_rush") else r.zones(unit.side, self.flying)
+        self.blocked = blocked
+        self.zones = zones
 
     def cost(self, frm: Pos, to: Pos) -> int | None:
         """Movement points to step from `frm` onto the next cell `to`, or None where it may not."""
@@ -163,3 +169,26 @@ class Mover:
         if self.level[to] > self.level[frm] and not flying:
             cost += 1 if self.climbing else 2
         return cost + self.zones.get(to, 0)
+
+
+def mover(r: Reading, unit: Combatant, through_enemies: bool = False) -> Mover:
+    """The combatant's steps priced on the state's reading: its enemies' cells are barred
+    (unless it moves through them), and it pays their zones of control (none with Bull Rush;
+    only flying enemies' for a flyer)."""
+    zones = {} if unit.moves_as("bull_rush") else r.zones(unit.side, unit.moves_as("flight"))
+    return Mover(r.layout, unit, set() if through_enemies else r.enemy_cells(unit.side), zones)
+
+
+def lone_mover(lay: Layout, enemies: tuple[tuple[str, Pos | None, bool], ...], unit: Combatant, to: Pos) -> Mover:
+    """`mover` for steps onto `to` alone, from who stands where among the enemies
+    (`Reading.standing`): a replay's state is asked for one step, where a reading, or every
+    cell's zones of control, costs more than the step. The zones covering `to` are those of the
+    enemies (the flying ones, for a flyer) on `to` or next to it, as `zones_of` counts them."""
+    covering = 0
+    if not unit.moves_as("bull_rush"):
+        col, row = to
+        flying = unit.moves_as("flight")
+        for _, cell, flies in enemies:
+            if cell is not None and (flies or not flying) and abs(cell[0] - col) + abs(cell[1] - row) <= 1:
+                covering += 1
+    return Mover(lay, unit, {cell for _, cell, _ in enemies}, {to: covering})

@@ -1,7 +1,8 @@
 """The legal listing reads each answer from what it keeps (`offers`, `steps`, the zones of
-control) by everything that answer reads: across the states of random battles, under today's
-rules and 1.0.0's, it lists exactly what the rules' own definitions (`open_slot`, `payable`,
-`aims`, a fresh `Reading`) give for that state."""
+control, who is awaited) by everything that answer reads: across the states of random battles,
+under today's rules and 1.0.0's, it lists exactly what the rules' own definitions (`open_slot`,
+`payable`, `aims`, a fresh `Reading`) give for that state. A move priced alone (a replay's)
+is the step the listing gives."""
 from __future__ import annotations
 
 import uuid
@@ -15,10 +16,11 @@ from domain.engine.playout import sim_of, step, uniform
 from domain.engine.rng import Rng
 from domain.rulesets.battleboard import RULESET
 from domain.rulesets.battleboard.actions import max_reroll, open_slot, payable
-from domain.rulesets.battleboard.board import _steps, layout, steps
+from domain.rulesets.battleboard import board
+from domain.rulesets.battleboard.board import _steps, layout, on_board, step_to, steps
 from domain.rulesets.battleboard.commands import Act
 from domain.rulesets.battleboard.content import content
-from domain.rulesets.battleboard.legal import awaiting, legal_commands, unit_actions
+from domain.rulesets.battleboard.legal import _awaited, awaiting, legal_commands, unit_actions
 from domain.rulesets.battleboard.patterns import aims
 from domain.rulesets.battleboard.reading import Reading
 from domain.rulesets.battleboard.state import RULES_1_0_0, Battleboard, Combatant
@@ -84,5 +86,35 @@ def test_steps_and_zones_are_those_of_a_fresh_reading():
             fresh = Reading(s, layout(s))
             assert steps(s, unit) == _steps(fresh, unit)
             assert fresh.zones(unit.side, unit.moves_as("flight")) == zones_by_hand(s, unit)
+            seen += 1
+    assert seen > 300
+
+
+def test_awaiting_kept_for_the_latest_state_is_a_fresh_answer():
+    seen = 0
+    previous = None
+    for s, _ in turn_states():
+        assert awaiting(s) == _awaited(s)
+        assert awaiting(s) is awaiting(s)       # asked again: the kept answer
+        if previous is not None:
+            assert awaiting(previous) == _awaited(previous)     # another state: worked out again
+            assert awaiting(s) == _awaited(s)
+        previous = s
+        seen += 1
+    assert seen > 300
+
+
+def test_a_move_priced_alone_is_the_listed_step():
+    """`step_to` on a state no listing read (its steps not kept) prices the one step or jump,
+    and agrees with `steps` on every cell of the board."""
+    seen = 0
+    for s, seat in turn_states():
+        for unit in s.seat_units(seat):
+            if unit.cell is None:
+                continue
+            board._STEPS.clear()
+            alone = {to: step_to(s, unit, to) for to in layout(s).terrain if on_board(s, to)}
+            listed = {cell: (cost, skipped) for cell, cost, skipped in steps(s, unit)}
+            assert alone == {to: listed.get(to) for to in alone}
             seen += 1
     assert seen > 300
