@@ -1,9 +1,10 @@
 """Ringside benchmarks (never timed tests). Prints medians of several repeats, each beside a
 baseline measured in the same run on the same data.
 
-Simulation and verify are held to ratios of the chain-only baseline: each run is paired with a
-baseline measured right after it (at least a quarter of a second of chain hashing), and the
-ratio printed is the median over the pairs (`decisions_ratio`, `verify_ratio`).
+Simulation and verify are held to ratios of the chain-only baseline, measured interleaved with
+them battle by battle: each battle simulated (or verified) is followed at once by the chain
+hashing of its own events, so a moment in which the machine runs slower slows both sides of the
+ratio alike. The ratio printed is the median over the repeats (`decisions_ratio`, `verify_ratio`).
 
 `playout_ms` is one random playout from a battle's start on the fast path search uses
 (`domain.engine.playout`), beside the same battle on the full path that records every event.
@@ -18,8 +19,10 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -34,7 +37,7 @@ from domain.engine.events import event_data  # noqa: E402
 from domain.engine.playout import playout, sim_of  # noqa: E402
 from domain.engine.rng import Rng  # noqa: E402
 from domain.engine.ruleset import Ruleset, get_ruleset  # noqa: E402
-from replays.format import build  # noqa: E402
+from replays.format import Replay, build  # noqa: E402
 from replays.verify import verify  # noqa: E402
 
 TARGETS = {"sim_events_per_s": 100_000, "rebuild_decoded_events_per_s": 300_000,
@@ -55,35 +58,46 @@ def median_rate(fn: Callable[[], object], count: int, repeats: int) -> float:
     return statistics.median(rates)
 
 
-def steady_rate(fn: Callable[[], object], count: int, seconds: float = 0.25) -> float:
-    """`count` per second of `fn`, run again and again for at least `seconds`: a baseline that
-    takes a few milliseconds is otherwise as noisy as the clock and the CPU's frequency."""
-    passes, started = 0, time.perf_counter()
-    while True:
-        fn()
-        passes += 1
-        elapsed = time.perf_counter() - started
-        if elapsed >= seconds:
-            return count * passes / elapsed
+# A slice of work and how much it counts: one battle played, verified or chained.
+Slice = tuple[Callable[[], object], int]
+
+# Passes of a battle's chain hashing after each slice of work: enough that the baseline's side
+# of a slice takes a millisecond or more even in the shortest battles.
+CHAIN_PASSES = 3
 
 
-def paired_rate(fn: Callable[[], object], count: int, baseline: Callable[[], float],
-                repeats: int) -> tuple[float, float, list[float]]:
-    """(the median rate of `fn`, the median of its ratios to `baseline` measured right after each
-    run, those baselines): a machine that slows down between runs moves both sides of a pair."""
-    rates, bases = [], []
+def interleaved_rate(work: Sequence[Slice], baseline: Sequence[Slice],
+                     repeats: int) -> tuple[float, float, list[float]]:
+    """(the median rate of `work`, the median over the repeats of its ratio to `baseline`, the
+    baseline's rate in each repeat). The two alternate slice by slice, so that a slow spell of
+    the machine, which may last a fraction of a second, falls on both sides of the ratio."""
+    clock = time.perf_counter
+    rates, ratios, bases = [], [], []
     for _ in range(repeats):
-        started = time.perf_counter()
-        fn()
-        rates.append(count / (time.perf_counter() - started))
-        bases.append(baseline())
-    return statistics.median(rates), statistics.median(r / b for r, b in zip(rates, bases)), bases
+        spent, base_spent, done, base_done = 0.0, 0.0, 0, 0
+        for (fn, count), (base, base_count) in zip(work, baseline, strict=True):
+            started = clock()
+            fn()
+            between = clock()
+            base()
+            spent, base_spent = spent + between - started, base_spent + clock() - between
+            done, base_done = done + count, base_done + base_count
+        rate, base_rate = done / spent, base_done / base_spent
+        rates.append(rate)
+        bases.append(base_rate)
+        ratios.append(rate / base_rate)
+    return statistics.median(rates), statistics.median(ratios), bases
 
 
 def simulate(ruleset: Ruleset, battles: int, policy: str = "random") -> list[Match]:
     bots = {seat: get_policy(policy, ruleset.id) for seat in ruleset.default_table().seats}
-    return [play(ruleset, bots, battle_id=str(uuid.UUID(int=i)), revealed=seeded_bytes("bench", i),
-                 bot_seed=seeded_bytes("bench-bots", i)) for i in range(battles)]
+    return [play_one(ruleset, bots, i) for i in range(battles)]
+
+
+def play_one(ruleset: Ruleset, bots: dict[str, Any], i: int) -> Match:
+    """The bench's battle number `i`."""
+    return play(ruleset, bots, battle_id=str(uuid.UUID(int=i)), revealed=seeded_bytes("bench", i),
+                bot_seed=seeded_bytes("bench-bots", i))
 
 
 def playout_ms(ruleset: Ruleset, battles: int, repeats: int) -> dict[str, float]:
@@ -107,6 +121,14 @@ def playout_ms(ruleset: Ruleset, battles: int, repeats: int) -> dict[str, float]
     return {"playout_ms": fast_ms, "baseline_full_path_playout_ms": full_ms, "playout_speedup": full_ms / fast_ms}
 
 
+def chain_only(m: Match) -> None:
+    """The baseline's slice for one battle: its events hashed into a chain, `CHAIN_PASSES` times."""
+    for _ in range(CHAIN_PASSES):
+        chain = GENESIS
+        for r in m.records:
+            chain = chain_of(chain, r.seq, r.event.TOPIC, event_data(r.event))
+
+
 def run(ruleset_id: str, battles: int, repeats: int) -> dict[str, float]:
     ruleset = get_ruleset(ruleset_id)
     matches = simulate(ruleset, battles)
@@ -114,16 +136,11 @@ def run(ruleset_id: str, battles: int, repeats: int) -> dict[str, float]:
     decisions = sum(m.decisions for m in matches)
     results: dict[str, float] = {"battles": battles, "events": events, "decisions": decisions}
 
-    def chain_only() -> None:
-        for m in matches:
-            chain = GENESIS
-            for r in m.records:
-                chain = chain_of(chain, r.seq, r.event.TOPIC, event_data(r.event))
-
-    def baseline() -> float:
-        return steady_rate(chain_only, events)
-    results["decisions_per_s"], results["decisions_ratio"], bases = paired_rate(
-        lambda: simulate(ruleset, battles), decisions, baseline, repeats)
+    baseline = [(partial(chain_only, m), CHAIN_PASSES * len(m.records)) for m in matches]
+    bots = {seat: get_policy("random", ruleset.id) for seat in ruleset.default_table().seats}
+    battles_played = [(partial(play_one, ruleset, bots, i), m.decisions) for i, m in enumerate(matches)]
+    results["decisions_per_s"], results["decisions_ratio"], bases = interleaved_rate(
+        battles_played, baseline, repeats)
     results["sim_events_per_s"] = results["decisions_per_s"] * events / decisions
 
     def rebuild_decoded() -> None:
@@ -154,11 +171,10 @@ def run(ruleset_id: str, battles: int, repeats: int) -> dict[str, float]:
 
     replays = [orjson.loads(orjson.dumps(build(m.state, m.records).__dict__)) for m in matches]
 
-    def verify_all() -> None:
-        from replays.format import Replay
-        for r in replays:
-            assert verify(Replay(r["header"], r["events"])).ok
-    results["verify_events_per_s"], results["verify_ratio"], more = paired_rate(verify_all, events, baseline, repeats)
+    def verify_one(r: dict[str, Any]) -> None:
+        assert verify(Replay(r["header"], r["events"])).ok
+    verified = [(partial(verify_one, r), len(m.records)) for r, m in zip(replays, matches)]
+    results["verify_events_per_s"], results["verify_ratio"], more = interleaved_rate(verified, baseline, repeats)
     results["baseline_chain_only_events_per_s"] = statistics.median(bases + more)
     results.update(playout_ms(ruleset, battles, repeats))
     return results
