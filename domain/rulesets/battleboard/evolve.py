@@ -77,7 +77,7 @@ def _(e: ev.Readied, s: Battleboard) -> Battleboard:
     u = s.units[e.unit]
     u = replace(u, mp=e.mp, focus=e.focus, slots=e.slots, teleport_left=e.teleport, origin=u.cell,
                 path=(u.cell,) if u.cell else (), taken=(), kinds=(), doubled=False, granted=(), lifted=False)
-    return replace(s, units={**s.units, e.unit: u})     # `_unit`, spelt out for the events of every turn
+    return s.with_unit(u)       # `_unit` without its keyword dict, for the events of every turn
 
 
 @evolve.on()
@@ -95,7 +95,7 @@ def _(e: ev.Moved, s: Battleboard) -> Battleboard:
     u = s.units[e.unit]
     to = _pos(e.to)
     u = replace(u, cell=to, mp=u.mp - e.cost, teleport_left=u.teleport_left - e.skipped, path=(*u.path, to))
-    return replace(s, units={**s.units, e.unit: u})
+    return s.with_unit(u)
 
 
 @evolve.on()
@@ -109,7 +109,7 @@ def _(e: ev.ActionTaken, s: Battleboard) -> Battleboard:
     u = s.units[e.unit]
     u = replace(u, taken=(*u.taken, e.action), kinds=(*u.kinds, e.kind), doubled=u.doubled or e.double_down,
                 energy=u.energy - e.energy, focus=u.focus - e.focus)
-    return replace(s, units={**s.units, e.unit: u})
+    return s.with_unit(u)
 
 
 @evolve.on(ev.ConfusionRolled, ev.AttackIgnored)

@@ -78,6 +78,10 @@ ZONES_KEPT = 4096           # `zones_of` answers kept before all are forgotten a
 _ZONES: dict[tuple[tuple[tuple[str, Pos | None, bool], ...], bool], dict[Pos, int]] = {}
 
 
+# A combatant's zone of control: its own cell and the four next to it, as offsets from its cell.
+ZONE = frozenset({(0, 0), (0, -1), (1, 0), (0, 1), (-1, 0)})
+
+
 def zones_of(enemies: tuple[tuple[str, Pos | None, bool], ...], flying: bool) -> dict[Pos, int]:
     """The zones of control of `enemies` (`Reading.standing`: id, cell, flight), by cell: the
     '+' around each, its own cell included; a flyer only minds flying enemies' zones. Kept by
@@ -91,7 +95,8 @@ def zones_of(enemies: tuple[tuple[str, Pos | None, bool], ...], flying: bool) ->
             if not flying or flies:
                 assert cell is not None
                 col, row = cell
-                for p in {cell, (col, row - 1), (col + 1, row), (col, row + 1), (col - 1, row)}:
+                for dc, dr in ZONE:
+                    p = (col + dc, row + dr)
                     found[p] = found.get(p, 0) + 1
     return found
 
@@ -100,12 +105,17 @@ def reading(s: Battleboard) -> Reading:
     """The state's reading under the content in force."""
     global _LAST
     c = content()
-    last = _LAST
-    if last is not None and last[0] is s and last[1] is c:
-        return last[2]
-    found = Reading(s, layout_of(c, s.map, grid(s.params.width, s.params.height)))
-    _LAST = (s, c, found)
+    found = _kept(s, c)
+    if found is None:
+        found = Reading(s, layout_of(c, s.map, grid(s.params.width, s.params.height)))
+        _LAST = (s, c, found)
     return found
+
+
+def _kept(s: Battleboard, c: BattleboardContent) -> Reading | None:
+    """The reading kept for `s` under `c`, if `s` is the latest state read."""
+    last = _LAST
+    return last[2] if last is not None and last[0] is s and last[1] is c else None
 
 
 # The latest state read, the content it was read under and its reading: one tuple, read once.
@@ -117,9 +127,9 @@ def stand(s: Battleboard, side: str, enemies: bool) -> tuple[Layout, tuple[tuple
     asks again and again), else worked out without making one (a replay's state is asked once,
     for its one command)."""
     c = content()
-    last = _LAST
-    if last is not None and last[0] is s and last[1] is c:
-        return last[2].layout, last[2].standing(side, enemies)
+    found = _kept(s, c)
+    if found is not None:
+        return found.layout, found.standing(side, enemies)
     return layout_of(c, s.map, grid(s.params.width, s.params.height)), _standing(s.units.values(), side, enemies)
 
 
@@ -189,6 +199,6 @@ def lone_mover(lay: Layout, enemies: tuple[tuple[str, Pos | None, bool], ...], u
         col, row = to
         flying = unit.moves_as("flight")
         for _, cell, flies in enemies:
-            if cell is not None and (flies or not flying) and abs(cell[0] - col) + abs(cell[1] - row) <= 1:
+            if cell is not None and (flies or not flying) and (col - cell[0], row - cell[1]) in ZONE:
                 covering += 1
     return Mover(lay, unit, {cell for _, cell, _ in enemies}, {to: covering})

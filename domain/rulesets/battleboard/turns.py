@@ -77,23 +77,20 @@ def ready(b: BoardResolver, key: str, half: bool) -> None:
     shape the turn, focus comes in, and Poisoned costs a token."""
     u = b.state.units[key]
     p = b.state.params
-    if not u.tokens:            # no token to spend: the turn is shaped by the stats alone
-        b.emit(ev.Readied(unit=key, mp=max(0, u.speed), focus=focus_at_start(b.state, u),
-                          slots=p.half_turn_actions if half else p.actions, teleport=u.teleport))
-        return
-    negative = next((t for t in NEGATIVE_ORDER if u.count(t)), None)
-    if u.count("heroic") and negative is not None:
-        b.emit(ev.TokenSpent(unit=key, token="heroic", reason="used"))
-        b.emit(ev.TokenSpent(unit=key, token=negative, reason="eliminated by heroic"))
-    u = b.state.units[key]
-    mp = max(0, u.speed - u.count("hobbled"))
-    if u.count("hobbled"):
-        b.emit(ev.TokenSpent(unit=key, token="hobbled", reason="used"))
-    slots = p.half_turn_actions if half else p.actions
-    if u.count("stunned"):
-        slots = 1
-        b.emit(ev.TokenSpent(unit=key, token="stunned", reason="used"))
-    b.emit(ev.Readied(unit=key, mp=mp, focus=focus_at_start(b.state, u), slots=slots, teleport=u.teleport))
+    mp, slots = u.speed, p.half_turn_actions if half else p.actions
+    if u.tokens:            # with no token to spend, the turn is shaped by the stats alone
+        negative = next((t for t in NEGATIVE_ORDER if u.count(t)), None)
+        if u.count("heroic") and negative is not None:
+            b.emit(ev.TokenSpent(unit=key, token="heroic", reason="used"))
+            b.emit(ev.TokenSpent(unit=key, token=negative, reason="eliminated by heroic"))
+        u = b.state.units[key]
+        mp = u.speed - u.count("hobbled")
+        if u.count("hobbled"):
+            b.emit(ev.TokenSpent(unit=key, token="hobbled", reason="used"))
+        if u.count("stunned"):
+            slots = 1
+            b.emit(ev.TokenSpent(unit=key, token="stunned", reason="used"))
+    b.emit(ev.Readied(unit=key, mp=max(0, mp), focus=focus_at_start(b.state, u), slots=slots, teleport=u.teleport))
     if b.state.units[key].count("poisoned"):
         lose_token(b, key, "poisoned")
         if not b.state.units[key].defeated:

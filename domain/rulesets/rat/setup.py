@@ -119,12 +119,7 @@ def _records(setup: RatSetup) -> tuple[Any, ...]:
 
 def same_objects(kept: tuple[Any, ...], records: tuple[Any, ...]) -> bool:
     """Whether two tuples of records hold the same objects, in order."""
-    if len(kept) != len(records):
-        return False
-    for a, b in zip(kept, records):
-        if a is not b:
-            return False
-    return True
+    return len(kept) == len(records) and all(a is b for a, b in zip(kept, records))
 
 
 def _parse_setup(raw: Mapping[str, Any]) -> RatSetup:
