@@ -93,9 +93,9 @@ class Hooks:
         self.after: set[type] = set()
         # (phase, type) -> kind -> [(priority, handler, subject field)]: what a plan picks from.
         self._table: dict[tuple[Phase, type], dict[str, list[tuple[int, Handler, str | None]]]] = {}
-        # id(effects) -> (effects, {type: plan} for BEFORE, {type: plan} for AFTER). The entry
-        # holds the effects themselves, so no other sequence can reuse that id while it lives.
-        self._by_identity: dict[int, tuple[Sequence[Effect], dict[type, list[Row]], dict[type, list[Row]]]] = {}
+        # id(effects) -> what is kept of that tuple (`_Known`). The entry holds the effects
+        # themselves, so no other sequence can reuse that id while it lives.
+        self._by_identity: dict[int, _Known] = {}
         self.kinds: set[str] = set()
         self._kinds_on: dict[tuple[Phase, type], frozenset[str]] = {}      # `kinds_on`, as asked
 
@@ -143,26 +143,53 @@ class Hooks:
         if known is None or known[0] is not effects:
             if len(self._by_identity) > PLANNED_EFFECTS:
                 self._by_identity.clear()
-            known = self._by_identity[id(effects)] = (effects, {}, {})
+            known = self._by_identity[id(effects)] = [effects, {}, {}, None]
         plans = known[1] if phase == _BEFORE else known[2]
         plan = plans.get(on)
         if plan is None:
-            plan = plans[on] = self._plan(phase, on, effects)
+            plan = plans[on] = self._plan(self._table.get((phase, on)), known)
         return plan
 
-    def _plan(self, phase: Phase, on: type, effects: Sequence[Effect]) -> list[Row]:
-        by_kind = self._table.get((phase, on))
-        if not by_kind:
+    def _plan(self, hooked: dict[str, list[tuple[int, Handler, str | None]]] | None, known: _Known) -> list[Row]:
+        """The rows of the hooks `hooked` (kind -> its handlers on one phase of one type) for the
+        effects `known` keeps, in order: phase priority, then the source order of the effects,
+        then the kind id. The first two plans of a tuple are found by a pass over its effects
+        each. A long tuple asked about more types (a resolver asks about ten or so while a state
+        keeps its effects) has its effects grouped by kind once, and each later plan looks up
+        only the few kinds that hook its type."""
+        if not hooked:
             return []
-        found = []
-        for order, effect in enumerate(effects):
-            for priority, fn, subject in by_kind.get(effect.kind, ()):
-                bound = subject if isinstance(effect, BoundEffect) else None
-                found.append((priority, order, effect.kind, effect, fn, bound))
+        effects: Sequence[Effect] = known[0]
+        found: list[tuple[int, int, str, Effect, Handler, str | None]] = []
+        by_kind: dict[str, list[tuple[int, Effect]]] | None = known[3]
+        if by_kind is None and (len(effects) < GROUPED or len(known[1]) + len(known[2]) < 2):
+            for order, effect in enumerate(effects):
+                for priority, fn, subject in hooked.get(effect.kind, ()):
+                    bound = subject if isinstance(effect, BoundEffect) else None
+                    found.append((priority, order, effect.kind, effect, fn, bound))
+        else:
+            if by_kind is None:
+                by_kind = known[3] = {}
+                for order, effect in enumerate(effects):
+                    by_kind.setdefault(effect.kind, []).append((order, effect))
+            for kind, handlers in hooked.items():
+                for order, effect in by_kind.get(kind, ()):
+                    for priority, fn, subject in handlers:
+                        bound = subject if isinstance(effect, BoundEffect) else None
+                        found.append((priority, order, kind, effect, fn, bound))
         if len(found) > 1:
             found.sort(key=_RANK)
         return [(row[3], row[4], row[5]) for row in found]
 
+
+# What `Hooks.plan` keeps of an effects tuple: the tuple, its BEFORE and AFTER plans by type, and
+# its effects grouped by kind (with their order) once it has been asked about enough types.
+_Known = list[Any]
+
+
+# The fewest effects whose tuple is grouped by kind for its third plan: a pass over fewer
+# costs less than grouping them.
+GROUPED = 8
 
 # Effects tuples whose plans are kept by identity. A resolver asks about one tuple many times in
 # a row (the state keeps it while its effects stay), so a few hundred cover every battle a

@@ -1,34 +1,38 @@
-"""What the rules work out from a state, remembered per state object (`domain.engine.memo`),
-so that `awaiting`, `legal_commands`, `decide` and the enemy AI, which ask the same questions
-of the same state, work each answer out once. The answers are kept by the content in force:
-a kept release plays by its own content."""
+"""What the rules work out from a state, remembered for the last few state objects asked
+about, so that `awaiting`, `legal_commands`, `decide` and the enemy AI, which ask the same
+questions of the same state, work each answer out once. The answers are kept by the content
+in force: a kept release plays by its own content.
+
+A battle asks about one state several times running, then about the next one: the state a
+command leads to is the one the next command is chosen on. So two slots serve it, without
+the weak reference per state that remembering every live state would cost.
+"""
 from __future__ import annotations
 
 from collections.abc import Hashable
 from typing import Any
 
-from domain.engine.memo import StateMemo
-
 from .content import content
 from .state import Rat
 
-_BY_STATE = StateMemo()
-
-
-# The state last asked about, the content it was asked under, and its answers: the rules ask
-# about one state several times running. A strong reference, so that no other state can take
-# its address while it is kept; its answers are the very dict `_BY_STATE` keeps for it.
+# The states last asked about, each with the content it was asked under and its answers, the
+# latest first. Strong references: no other state can take the address of one kept here.
 _LAST: list[Any] = [None, None, None]
+_BEFORE: list[Any] = [None, None, None]
 
 
 def answers(s: Rat) -> dict[Hashable, Any]:
     """The answers about `s` under the content in force, by question: one lookup gives them
     all, and a caller that works one out adds it here."""
     key = content()
-    if _LAST[0] is s and _LAST[1] is key:
-        return _LAST[2]
-    found: dict[Hashable, Any] | None = _BY_STATE.get(s, key)
-    if found is None:
-        found = _BY_STATE.put(s, key, {})
-    _LAST[0], _LAST[1], _LAST[2] = s, key, found
+    last = _LAST
+    if last[0] is s and last[1] is key:
+        return last[2]
+    before = _BEFORE
+    if before[0] is s and before[1] is key:
+        found = before[2]
+    else:
+        found = {}
+    before[0], before[1], before[2] = last
+    last[0], last[1], last[2] = s, key, found
     return found

@@ -18,17 +18,25 @@ from domain.engine.in_force import with_older
 from .commands import Act
 from .state import RULES_1_0_0, Rules
 
+# The JSON the opening events hold (params, rules, entities written out), typed as exactly as
+# it is rather than as Any: the chain then writes these events straight from the struct, as it
+# does every other rat event, instead of through a copy of them as builtins
+# (`domain.engine.chain.exactly_encoded`).
+Leaf = str | int | bool | None
+Written = dict[str, Leaf]
+EntityJson = dict[str, Leaf | list[Leaf] | dict[str, Leaf | list[Leaf] | dict[str, Leaf]]]
+
 
 class RatStarted(Event, frozen=True, kw_only=True):
     """The battle's params and rules, and the formation's enemies: everyone sees what content
     says of them (a bestiary: stats, moves, equipment), but an enemy's HP is its side's."""
     TOPIC = "rat.RatStarted"
     class_version = 3
-    params: dict[str, Any]
-    rules: dict[str, Any]
+    params: Written
+    rules: Written
     formation: str
     seats: dict[str, str | None]
-    enemies: tuple[dict[str, Any], ...]     # each enemy's entity, without its HP
+    enemies: tuple[EntityJson, ...]         # each enemy's entity, without its HP
     enemy_seat: str | None                  # the seat that plays the enemies (None: the rules' AI)
     # enemy -> its max HP, which it starts with: seen by its seat only (seed 003, In-Battle UI)
     enemy_hp: Annotated[dict[str, int] | None, secret(owner="enemy_seat")]
@@ -50,13 +58,13 @@ class PartyJoined(Event, frozen=True, kw_only=True):
     """The party as its seat built it: stats with EVs and equipment, moves, consumables."""
     TOPIC = "rat.PartyJoined"
     seat: str
-    members: Annotated[tuple[dict[str, Any], ...] | None, secret(owner="seat")]
+    members: Annotated[tuple[EntityJson, ...] | None, secret(owner="seat")]
 
 
 class PartyShown(Event, frozen=True, kw_only=True):
     """What everyone sees of the party from the start: who, HP and priority."""
     TOPIC = "rat.PartyShown"
-    members: tuple[dict[str, Any], ...]
+    members: tuple[Written, ...]
 
 
 class TurnStarted(Event, frozen=True, kw_only=True):

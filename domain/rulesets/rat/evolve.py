@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 import msgspec
 from msgspec.structs import replace
@@ -59,7 +60,8 @@ def _(e: ev.RatStarted, s: Rat | None) -> Rat:
         # A redacted copy has no enemy HP; replay playback refuses such a file on a TypeError.
         raise TypeError(f"{e.TOPIC} without the enemies' HP cannot be folded")
     hp = e.enemy_hp
-    enemies = tuple(msgspec.convert({**x, "hp": hp[x["id"]], "max_hp": hp[x["id"]]}, type=Entity) for x in e.enemies)
+    enemies = tuple(msgspec.convert({**x, "hp": hp[cast(str, x["id"])], "max_hp": hp[cast(str, x["id"])]}, type=Entity)
+                    for x in e.enemies)
     return Rat(params=msgspec.convert(e.params, type=Params), rules=msgspec.convert(e.rules, type=Rules),
                formation=e.formation, seats=dict(e.seats), entities={m.id: m for m in enemies},
                effects=_one(_passives(enemies)))

@@ -94,6 +94,9 @@ def choosers(s: Rat, side: str) -> tuple[str, ...]:
     if s.result is not None or s.resolving:
         return ()
     hooks, entities, plans = in_play(CanAct, s.effects), s.entities, s.plans
+    if not hooks:       # `_stopped` without a hook in play: dead or knocked out
+        return tuple([key for key in s.order if key not in plans and (e := entities[key]).side == side
+                      and not e.dead and not e.ko])
     return tuple([key for key in s.order if key not in plans and entities[key].side == side
                   and not _stopped(s, entities[key], hooks)])
 

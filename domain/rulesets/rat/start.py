@@ -11,10 +11,10 @@ from domain.engine.rng import Rng
 from domain.engine.ruleset import Decision
 
 from . import events as ev
-from .content import content
+from .content import Content, content
 from .evolve import evolve
 from .resolver import RESOLVING
-from .setup import ENEMY_SEAT, PARTY_SEAT, MemberSetup, RatSetup, same_objects
+from .setup import ENEMY_SEAT, PARTY_SEAT, MemberSetup, RatSetup, Reads, reads
 from .state import ENEMIES, PARTY, Entity, Params, Rat, Rules
 from .turn import begin_turn
 
@@ -112,11 +112,11 @@ def start(setup: RatSetup, rng: Rng) -> Decision[Rat]:
 
 
 # Openings worked out so far, by the setup object and the rules: each entry keeps the setup
-# (so no other can take its address while it lives), the content in force and the content
-# records the opening read (`_records`), all compared by identity. Only an opening that drew
+# (so no other can take its address while it lives) and the content in force, both compared
+# by identity, and the content records the opening read (`_reads`). Only an opening that drew
 # nothing from the RNG is kept: it is then a function of these alone. Its events and state
 # are frozen, so battles of the same setup share them.
-_OPENINGS: dict[tuple[int, Rules], tuple[RatSetup, Any, tuple[Any, ...], Decision[Rat]]] = {}
+_OPENINGS: dict[tuple[int, Rules], tuple[RatSetup, Any, Reads, Decision[Rat]]] = {}
 _OPENINGS_MAX = 256
 
 
@@ -124,45 +124,41 @@ def _opening(setup: RatSetup, rules: Rules, rng: Rng) -> Decision[Rat]:
     """`_open`, once for the same setup object, rules, content and content records."""
     known = content()
     key = (id(setup), rules)
-    records = _records(setup)
     found = _OPENINGS.get(key)
-    if found is not None and found[0] is setup and found[1] is known and same_objects(found[2], records):
+    if found is not None and found[0] is setup and found[1] is known and found[2].hold(known):
         return found[3]
     cursor = rng.cursor
     opened = _open(setup, rules, rng)
     if rng.cursor == cursor:
         if len(_OPENINGS) >= _OPENINGS_MAX:
             _OPENINGS.clear()
-        _OPENINGS[key] = (setup, known, records, opened)
+        _OPENINGS[key] = (setup, known, _reads(known, setup), opened)
     return opened
 
 
-def _records(setup: RatSetup) -> tuple[Any, ...]:
+def _reads(known: Content, setup: RatSetup) -> Reads:
     """The content records an opening of `setup` reads: the formation; each enemy's record, its
     equipment and its moves; each member's record, its equipment and its moves; and the ailment
     of the kind a worn passive has, if any (a stat hook of that kind reads it for the queue)."""
-    known = content()
     formation = known.formations[setup.formation]
-    found: list[Any] = [formation]
+    wanted = [("formations", setup.formation)]
     for slot in formation.enemies:
         enemy = known.enemies[slot.enemy]
-        found.append(enemy)
-        found += _worn(enemy.equipment)
-        found += [known.actions[mv] for mv in enemy.moves[setup.enemy_ai or slot.ai]]
+        wanted.append(("enemies", slot.enemy))
+        wanted += _worn(known, enemy.equipment)
+        wanted += [("actions", mv) for mv in enemy.moves[setup.enemy_ai or slot.ai]]
     for m in setup.party:
-        found.append(known.members[m.member])
-        found += _worn(m.equipment)
-        found += [known.actions[mv] for mv in m.moves]
-    return tuple(found)
+        wanted.append(("members", m.member))
+        wanted += _worn(known, m.equipment)
+        wanted += [("actions", mv) for mv in m.moves]
+    return reads(known, wanted)
 
 
-def _worn(equipment: tuple[str, ...]) -> list[Any]:
-    """The equipment records, each followed by the ailment record of its passive's kind (or None)."""
-    known = content()
-    found: list[Any] = []
+def _worn(known: Content, equipment: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Each equipment record's place, followed by that of the ailment of its passive's kind."""
+    found: list[tuple[str, str]] = []
     for item in equipment:
-        record = known.equipment[item]
-        found += (record, known.ailments.get(record.effect))
+        found += (("equipment", item), ("ailments", known.equipment[item].effect))
     return found
 
 

@@ -149,7 +149,7 @@ def resolve_targets(s: Rat, plan: Plan, action: Action) -> list[str]:
 def blocked(s: Rat, target: str, action: Action) -> bool:
     """PROTECT: no damage, ailment or lowered stat lands; a move that only raises stats (or
     heals) still does (seed 003, PROTECT)."""
-    return s.has(target, "protected") and action.id in content().blockable
+    return action.id in content().blockable and s.has(target, "protected")
 
 
 def end_turn(r: RatResolver) -> None:

@@ -9,6 +9,11 @@ from domain.engine.hooks import Hooks
 
 HOOKS = Hooks()
 
+# Kinds whose every hook is about the turn of its carrier's team (`subject="seat"`): the effect
+# of such a Dynamic names that seat as its subject (`moves.active_effects`), so the turns of
+# the other team skip the call. Every other carried Dynamic's subject is its carrier.
+SEAT_BOUND = frozenset({"burning", "venom", "regeneration"})
+
 
 class AbilityCheck(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     seat: str

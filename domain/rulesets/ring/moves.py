@@ -7,6 +7,8 @@ unit, restoring a KO'd unit's HP revives it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from itertools import compress
+from operator import is_not
 from typing import Any, TypeVar
 
 from msgspec.structs import replace
@@ -17,7 +19,7 @@ from domain.engine.hooks import BoundEffect, Effect, EventT, Handler, HookContex
 from . import events as ev
 from .content import content
 from .evolve import evolve
-from .hooks import HOOKS
+from .hooks import HOOKS, SEAT_BOUND
 from .state import DisabledEquipment, Dyn, Ring, seat_of
 
 UNIT_BOUND = ("unit", "equipment")          # seed 000: inactive while their unit is KO'd
@@ -38,9 +40,24 @@ def active_effects(s: Ring) -> tuple[Effect, ...]:
     last = _last
     if last[0] is s.dynamics and last[1] is s.down and last[2] is s.disabled:
         return last[3]
-    found = _active(s.dynamics, s.down, s.disabled)
+    if last[1] is s.down and last[2] is s.disabled and _renamed(last[0], s.dynamics) == 0:  # type: ignore[arg-type]
+        found = last[3]             # only what `_active` does not read changed (a severity, say)
+    else:
+        found = _active(s.dynamics, s.down, s.disabled)
     _last = (s.dynamics, s.down, s.disabled, found)
     return found
+
+
+def _renamed(old: tuple[Dyn, ...], new: tuple[Dyn, ...]) -> int:
+    """How many Dynamics of `new` differ from those at the same place in `old` in what
+    `_active` reads of them (id, kind, source, carrier, target); -1 when a Dynamic came or
+    went. A severity change makes a new tuple with one new record in the old one's place:
+    the records that stay the same objects are passed over without a Python step each."""
+    if len(old) != len(new):
+        return -1
+    return sum([1 for a, b in compress(zip(old, new), map(is_not, old, new))
+                if a.id != b.id or a.kind != b.kind or a.source != b.source or a.unit != b.unit
+                or a.target != b.target])
 
 
 def _active(dynamics: tuple[Dyn, ...], down: frozenset[str],
@@ -62,9 +79,14 @@ def _active(dynamics: tuple[Dyn, ...], down: frozenset[str],
     if found is None:
         if len(_INTERNED) > 8192:
             _INTERNED.clear()
-        found = _INTERNED[named] = tuple([BoundEffect(kind=kind, owner=owner, subject=unit)
+        found = _INTERNED[named] = tuple([BoundEffect(kind=kind, owner=owner, subject=_subject(kind, unit))
                                           for kind, owner, unit in named])
     return found
+
+
+def _subject(kind: str, unit: str | None) -> str | None:
+    """What an effect is bound to: its carrier, or the carrier's seat for a `SEAT_BOUND` kind."""
+    return seat_of(unit) if unit is not None and kind in SEAT_BOUND else unit
 
 
 _INTERNED: dict[tuple[tuple[str, str, str | None], ...], tuple[BoundEffect, ...]] = {}
@@ -79,7 +101,14 @@ def dynamics_by_id(s: Ring) -> dict[str, Dyn]:
 
 def _reindex(dynamics: tuple[Dyn, ...]) -> dict[str, Dyn]:
     global _index
-    found = {d.id: d for d in dynamics}
+    last = _index
+    if type(last[0]) is tuple and _renamed(last[0], dynamics) == 0:
+        # The same ids in the same places: the last index, with the records that changed
+        found = last[1].copy()
+        for a, b in compress(zip(last[0], dynamics), map(is_not, last[0], dynamics)):
+            found[b.id] = b
+    else:
+        found = {d.id: d for d in dynamics}
     _index = (dynamics, found)
     return found
 
@@ -211,6 +240,17 @@ class RingResolver(Resolver[Ring]):
         if consequence is not None:
             consequence(self, event)
 
+    def apply(self, event: Event) -> None:
+        """`emit` for the rules' own record of a command (AP spent, an ability announced, a
+        roll), made where a command resolves, outside any other event's resolution: with no
+        hook on its type, nothing runs around it (`SETTLES` and `FOLLOWS` name none of these
+        types), so it is applied and logged at once. One some hook is on goes through `emit`."""
+        kind = type(event)
+        if kind in self._before or kind in self._after:
+            self.emit(event)
+        else:
+            self._record(event)
+
 
 # How ring resolves a command: every resolver of a battle is built from this declaration.
 RESOLVING: Resolving[Ring, RingResolver] = Resolving(hooks=HOOKS, effects=active_effects, evolve=evolve,
@@ -280,7 +320,7 @@ def severity_events(s: Ring, dyn: Dyn, delta: int) -> list[Event]:
     return [ev.SeverityChanged(id=dyn.id, severity=new, delta=new - dyn.severity)] if new != dyn.severity else []
 
 
-def add_dynamic(b: Resolver[Ring], kind: str, *, source: str, severity: int, seat: str | None = None,
+def add_dynamic(b: RingResolver, kind: str, *, source: str, severity: int, seat: str | None = None,
                 unit: str | None = None, target: str | None = None, by: str | None = None) -> None:
     """Put a Dynamic into play; the same removable Dynamic on the same carrier grows instead."""
     severity = max(1, min(10, severity))
@@ -292,11 +332,11 @@ def add_dynamic(b: Resolver[Ring], kind: str, *, source: str, severity: int, sea
                 for event in severity_events(s, dyn, severity):
                     b.emit(event)
                 return
-    b.emit(ev.DynamicAdded(id=f"d{s.next_dynamic}", kind=kind, source=source, seat=seat, unit=unit,
-                           target=target, severity=severity, by=by))
+    b.apply(ev.DynamicAdded(id=f"d{s.next_dynamic}", kind=kind, source=source, seat=seat, unit=unit,
+                            target=target, severity=severity, by=by))
 
 
-def grants(b: Resolver[Ring], grants_: Iterable[object], *, source: str, seat: str | None,
+def grants(b: RingResolver, grants_: Iterable[object], *, source: str, seat: str | None,
            unit: str | None = None) -> None:
     for grant in grants_:
         add_dynamic(b, grant.kind, source=source, severity=grant.severity, seat=seat, unit=unit,  # type: ignore[attr-defined]

@@ -6,7 +6,8 @@ content (`battle_options`), and `decide` takes a command found among them as che
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
+from functools import partial
 from itertools import combinations
 
 from domain.engine.errors import RuleViolation
@@ -14,11 +15,12 @@ from domain.engine.events import Command
 
 from .commands import (ChooseBattlefield, EndTurn, PickRing, PickTeam, RingCommand, StrikeLeader, Swap, UseAbility,
                        UseItem, UseLeaderAbility)
-from .content import Ability, content
+from .content import Ability, Content, content
 from .hooks import AbilityCheck, SwapCost
 from .moves import Modifiers, modifiers, through
 from .roster import loadout
-from .state import REMOVABLE_SOURCES, Fighter, Ring, opponent
+from .effects.dynamics import OPEN, ability_blocks
+from .state import REMOVABLE_SOURCES, Fighter, Ring, Side, opponent
 
 UNIT_TARGETS = ("enemy_unit", "ally", "ally_bench")
 
@@ -219,75 +221,129 @@ def battle_actions(s: Ring, seat: str) -> tuple[RingCommand, ...]:
 
     This runs for every state of every battle, so it makes the tests of `unit_ability_ok`,
     `leader_ability_ok`, `check_item`, `swap` and `can_strike` itself, in their order and
-    without their reasons; the conformance tests hold `decide` to accept exactly this list."""
+    without their reasons; the conformance tests hold `decide` to accept exactly this list.
+    What the side's board offers (`_menu`) is kept across the states of a battle; each state
+    picks from it by its AP, its Ring unit's MP and the Dynamics' `AbilityCheck` hooks."""
     side = s.p1 if seat == "p1" else s.p2          # `side` and `ring_unit`, inlined
     ap = side.ap
     ring = s.units[side.ring] if side.ring is not None else None
-    rules = content()
-    found: list[RingCommand] = []
-    known = _known_targets(s, seat)
+    menu = _menu(s, seat, side, ring)
     checks = modifiers(s, AbilityCheck)
-    if ring is not None and ring.key not in s.down:
-        for aid in loadout(ring):
-            ability = rules.abilities[aid]
-            if ability.ap <= ap and ability.mp <= ring.mp and (
-                    not checks
-                    or through(s, checks, AbilityCheck(seat=seat, unit=ring.key, ability=aid, mp=ability.mp)) is not None):
-                for target in known.get(ability.target) or _targets(s, seat, ring, ability, known):
-                    found.append(UseAbility(ability=aid, target=target))
-    for aid in rules.leaders[side.leader].abilities:
-        ability = rules.abilities[aid]
-        if ability.ap <= ap and (
-                not checks or through(s, checks, AbilityCheck(seat=seat, unit=None, ability=aid, mp=0)) is not None):
-            for target in known.get(ability.target) or _targets(s, seat, ring, ability, known):
-                found.append(UseLeaderAbility(ability=aid, target=target))
-    if side.items and rules.leaders[side.leader].item_cost <= ap:
-        for item in sorted(set(side.items)):
-            for target in _targets(s, seat, ring, rules.item_abilities[item], known):
-                found.append(UseItem(item=item, target=target))
-    if swap_cost(s, seat) <= ap:
-        for key in side.team:
-            if key != side.ring and key not in s.down:          # `bench`
-                found.append(Swap(unit=s.units[key].unit))
+    blocks = ability_blocks(s, checks) if checks else OPEN
+    least, stunned = blocks if blocks is not None else OPEN
+    found: list[RingCommand] = []
+    if menu.abilities:                              # a Ring unit that is not down
+        assert ring is not None, "only a Ring unit has abilities on the menu"
+        mp, unit_open = ring.mp, ring.key not in stunned
+        for cost, need, aid, listed_, ability in menu.abilities:
+            if cost <= ap and need <= mp and (
+                    need < least and unit_open if blocks is not None
+                    else through(s, checks, AbilityCheck(seat=seat, unit=ring.key, ability=aid, mp=need)) is not None):
+                found += listed_ if listed_ is not None else _aimed(
+                    s, seat, ring, ability, partial(UseAbility, ability=aid))
+    for cost, aid, listed_, ability in menu.leader:
+        if cost <= ap and (0 < least if blocks is not None
+                           else through(s, checks, AbilityCheck(seat=seat, unit=None, ability=aid, mp=0)) is not None):
+            found += listed_ if listed_ is not None else _aimed(
+                s, seat, ring, ability, partial(UseLeaderAbility, ability=aid))
+    if menu.items and menu.item_cost <= ap:
+        for item, listed_, ability in menu.items:
+            found += listed_ if listed_ is not None else _aimed(
+                s, seat, ring, ability, partial(UseItem, item=item))
+    if menu.swaps and swap_cost(s, seat) <= ap:
+        found += menu.swaps
     if can_strike(s, seat):
         for n in range(1, ap + 1):
             found.append(StrikeLeader(ap=n))
     return tuple(found)
 
 
-def _targets(s: Ring, seat: str, user: Fighter | None, ability: Ability,
-             known: dict[str, Sequence[str | None]]) -> Sequence[str | None]:
-    """`target_options`, kept in `known` by target kind (`_known_targets`); a Dynamic target
-    depends on more than the kind."""
-    kind = ability.target
-    if kind == "dynamic":
-        return target_options(s, seat, user, ability)
-    found = known.get(kind)
-    if found is None:
-        found = known[kind] = target_options(s, seat, user, ability)
-    return found
+def _aimed(s: Ring, seat: str, ring: Fighter | None, ability: Ability,
+           command: Callable[..., RingCommand]) -> list[RingCommand]:
+    """The commands of an ability that targets a Dynamic, one per Dynamic it can target now."""
+    return [command(target=t) for t in target_options(s, seat, ring, ability)]
 
 
-# seat -> (content, down set, own team, own Ring, enemy team, enemy Ring, target lists by kind)
-_BOARDS: dict[str, tuple[object, frozenset[str], tuple[str, ...], str | None, tuple[str, ...], str | None,
-                         dict[str, Sequence[str | None]]]] = {}
+def _each(targets: Sequence[str | None] | None, command: Callable[..., RingCommand]) -> Listing:
+    """One command per target (None: the ability targets a Dynamic, read from each state)."""
+    return None if targets is None else tuple([command(target=t) for t in targets])
 
 
-def _known_targets(s: Ring, seat: str) -> dict[str, Sequence[str | None]]:
-    """The target lists of `seat`'s actions by kind, filled as they are asked for. With the seat
-    and its user (the Ring unit) fixed, a list of a kind other than Dynamic depends only on the
-    teams, the Rings and who is down (`Ring.down`, a new set whenever a unit goes down, comes
-    back or leaves). The states of one turn mostly share those objects, so each seat's last
-    lists serve while they are the same objects (held here, so none is mistaken for another)."""
+Listing = tuple[RingCommand, ...] | None
+
+
+class Menu:
+    """What `_menu` lists: the Ring unit's abilities as (AP, MP, id, commands, ability), the
+    leader's as (AP, id, commands, ability), the items as (id, commands, ability), the item
+    cost and the swaps. Commands None: the ability targets a Dynamic, and its targets are
+    read from each state."""
+    __slots__ = ("abilities", "leader", "items", "item_cost", "swaps")
+
+    def __init__(self, abilities: tuple[tuple[int, int, str, Listing, Ability], ...],
+                 leader: tuple[tuple[int, str, Listing, Ability], ...], items: tuple[tuple[str, Listing, Ability], ...],
+                 item_cost: int, swaps: tuple[RingCommand, ...]):
+        self.abilities, self.leader, self.items, self.item_cost, self.swaps = abilities, leader, items, item_cost, swaps
+
+
+# (seat, its Ring unit) -> (content, down set, own team, enemy team, whether the enemy Ring unit
+# stands, items, the Ring unit's pools and priorities, leader, menu)
+_MENUS: dict[tuple[str, str | None], tuple[object, ...]] = {}
+
+
+def _menu(s: Ring, seat: str, side: Side, ring: Fighter | None) -> Menu:
+    """Every battle action `seat` could take with AP, MP and the Dynamics' leave, in order,
+    each with its targets. With the seat and its Ring unit fixed, they depend only on the
+    content, the teams, who is down (`Ring.down`, a new set whenever a unit goes down, comes
+    back or leaves), whether the enemy Ring unit stands, the items and the Ring unit's slots
+    (`loadout`). The states of a battle mostly share those objects, so the last menu of each
+    seat and Ring unit serves while they are the same objects (held here, so none is
+    mistaken for another): a swap back finds its menu again."""
     rules = content()
-    side, enemy = (s.p1, s.p2) if seat == "p1" else (s.p2, s.p1)
-    last = _BOARDS.get(seat)
-    if (last is not None and last[0] is rules and last[1] is s.down and last[2] is side.team
-            and last[3] == side.ring and last[4] is enemy.team and last[5] == enemy.ring):
-        return last[6]
+    enemy = s.p2 if seat == "p1" else s.p1
+    down = s.down
+    standing = enemy.ring is not None and enemy.ring not in down         # all an `enemy_ring` target reads
+    pools, priorities = (ring.pools, ring.priorities) if ring is not None else ((), ())
+    last = _MENUS.get((seat, side.ring))
+    if (last is not None and last[0] is rules and last[1] is down and last[2] is side.team
+            and last[3] is enemy.team and last[4] is standing and last[5] is side.items
+            and last[6] is pools and last[7] is priorities and last[8] == side.leader):
+        return last[9]  # type: ignore[return-value]
+    menu = _listing(s, seat, side, ring, rules)
+    if len(_MENUS) > 256:
+        _MENUS.clear()
+    _MENUS[(seat, side.ring)] = (rules, down, side.team, enemy.team, standing, side.items, pools, priorities,
+                                 side.leader, menu)
+    return menu
+
+
+def _listing(s: Ring, seat: str, side: Side, ring: Fighter | None, rules: Content) -> Menu:
+    """`_menu`, worked out: each target list asked of `target_options` once per target kind."""
     known: dict[str, Sequence[str | None]] = {}
-    _BOARDS[seat] = (rules, s.down, side.team, side.ring, enemy.team, enemy.ring, known)
-    return known
+
+    def aims(ability: Ability) -> Sequence[str | None] | None:
+        if ability.target == "dynamic":
+            return None
+        found = known.get(ability.target)
+        if found is None:
+            found = known[ability.target] = target_options(s, seat, ring, ability)
+        return found
+
+    abilities = []
+    if ring is not None and ring.key not in s.down:
+        for aid in loadout(ring):
+            ability = rules.abilities[aid]
+            abilities.append((ability.ap, ability.mp, aid, _each(aims(ability), partial(UseAbility, ability=aid)),
+                              ability))
+    leader = []
+    for aid in rules.leaders[side.leader].abilities:
+        ability = rules.abilities[aid]
+        leader.append((ability.ap, aid, _each(aims(ability), partial(UseLeaderAbility, ability=aid)), ability))
+    items = []
+    for item in sorted(set(side.items)):
+        ability = rules.item_abilities[item]
+        items.append((item, _each(aims(ability), partial(UseItem, item=item)), ability))
+    swaps = tuple([Swap(unit=s.units[key].unit) for key in bench(s, seat)])
+    return Menu(tuple(abilities), tuple(leader), tuple(items), rules.leaders[side.leader].item_cost, swaps)
 
 
 def can_act(s: Ring, seat: str) -> bool:

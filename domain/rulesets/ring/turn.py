@@ -73,7 +73,7 @@ def settle(b: RingResolver, seat: str) -> None:
 
 def spend(b: RingResolver, seat: str, amount: int) -> None:
     if amount > 0:
-        b.emit(ev.ApSpent(seat=seat, amount=amount))
+        b.apply(ev.ApSpent(seat=seat, amount=amount))
 
 
 def roll(b: RingResolver, use_seat: str, user: str | None, ability: Ability, targets: list[str]) -> int:
@@ -83,7 +83,7 @@ def roll(b: RingResolver, use_seat: str, user: str | None, ability: Ability, tar
     s = b.state
     if ability.effectiveness == "sure" or user is None:
         # Always Normal: no Dynamic shifts the odds of a sure ability (every item).
-        b.emit(ev.EffectivenessRolled(ability=ability.id, effectiveness="normal", chances=(0, 10_000, 0)))
+        b.apply(ev.EffectivenessRolled(ability=ability.id, effectiveness="normal", chances=(0, 10_000, 0)))
         return TIER_INDEX["normal"]
     units = s.units
     skl = units[user].stat("skl")
@@ -94,8 +94,8 @@ def roll(b: RingResolver, use_seat: str, user: str | None, ability: Ability, tar
                      critical=odds.critical))
     odds = Chances(q.glancing, q.normal, q.critical)
     tier = odds.roll(b.rng) if (odds.glancing, odds.critical) != (0, 0) else "normal"
-    b.emit(ev.EffectivenessRolled(ability=ability.id, effectiveness=tier,
-                                  chances=(odds.glancing, odds.normal, odds.critical)))
+    b.apply(ev.EffectivenessRolled(ability=ability.id, effectiveness=tier,
+                                   chances=(odds.glancing, odds.normal, odds.critical)))
     return TIER_INDEX[tier]
 
 
@@ -145,7 +145,7 @@ def use_ability(b: RingResolver, seat: str, cmd: UseAbility) -> None:
     assert ring is not None, "check_ability refuses an empty Ring"
     ability = content().abilities[cmd.ability]
     earlier = ring.uses.get(ability.id, 0)
-    b.emit(ev.AbilityUsed(seat=seat, ability=ability.id, target=cmd.target, unit=ring.key))
+    b.apply(ev.AbilityUsed(seat=seat, ability=ability.id, target=cmd.target, unit=ring.key))
     spend(b, seat, ability.ap)
     if ability.mp:
         change_mp(b, ring.key, -ability.mp, ability=ability.id)
@@ -165,7 +165,7 @@ def check_leader_ability(s: Ring, seat: str, cmd: UseLeaderAbility) -> None:
 def use_leader_ability(b: RingResolver, seat: str, cmd: UseLeaderAbility) -> None:
     ability = content().abilities[cmd.ability]
     ring = b.state.ring_unit(seat)
-    b.emit(ev.LeaderAbilityUsed(seat=seat, ability=ability.id, target=cmd.target))
+    b.apply(ev.LeaderAbilityUsed(seat=seat, ability=ability.id, target=cmd.target))
     spend(b, seat, ability.ap)
     resolve(b, seat, ring.key if ring else None, ability, cmd.target)
     settle(b, seat)
@@ -186,7 +186,7 @@ def use_item(b: RingResolver, seat: str, cmd: UseItem) -> None:
     item = content().item_abilities[cmd.item]
     ring = b.state.ring_unit(seat)
     cost = item_cost(b.state, seat)
-    b.emit(ev.ItemUsed(seat=seat, item=cmd.item, target=cmd.target))
+    b.apply(ev.ItemUsed(seat=seat, item=cmd.item, target=cmd.target))
     spend(b, seat, cost)
     resolve(b, seat, ring.key if ring else None, item, cmd.target)
     settle(b, seat)
@@ -202,7 +202,7 @@ def swap(b: RingResolver, seat: str, cmd: Swap) -> None:
     cost = swap_cost(s, seat)
     if cost > s.side(seat).ap:
         raise RuleViolation(f"Swap Unit costs {cost} AP; you have {s.side(seat).ap}")
-    b.emit(ev.UnitSwapped(seat=seat, unit=cmd.unit, out=s.side(seat).ring, cost=cost))
+    b.apply(ev.UnitSwapped(seat=seat, unit=cmd.unit, out=s.side(seat).ring, cost=cost))
     if not s.swap_required:
         # The same cost again, through the resolver, so a Dynamic that changed it is logged.
         # The query records events: it must run under `python -O` too, never inside an assert.
@@ -225,7 +225,7 @@ def check_strike(s: Ring, seat: str, cmd: StrikeLeader) -> None:
 
 
 def strike_leader(b: RingResolver, seat: str, cmd: StrikeLeader) -> None:
-    b.emit(ev.LeaderStruck(seat=seat, ap=cmd.ap))
+    b.apply(ev.LeaderStruck(seat=seat, ap=cmd.ap))
     spend(b, seat, cmd.ap)
     b.emit(ev.LeaderHpReduced(seat=opponent(seat), amount=cmd.ap, by=seat))
     settle(b, seat)
@@ -236,7 +236,7 @@ def check_end(s: Ring, seat: str, cmd: EndTurn) -> None:
 
 
 def yield_turn(b: RingResolver, seat: str, cmd: EndTurn) -> None:
-    b.emit(ev.TurnYielded(seat=seat))
+    b.apply(ev.TurnYielded(seat=seat))
     end_turn(b, seat, "chosen")
 
 

@@ -20,15 +20,21 @@ def pos(cell: Cell) -> Pos:
 
 class _Known:
     """What walks on one board have found, kept across states, as they repeat from one command
-    to the next (a unit that did not move, facing opponents that did not either): each flood by
-    its start tile, budget and the tiles opponents block (all a flood reads but the board), and
-    each unit's Move commands by its character and the tiles it may end on (all they hold)."""
-    __slots__ = ("board", "floods", "moves")
+    to the next (a unit that did not move, facing opponents that did not either): by start tile
+    and budget, the tiles a walk could reach were no opponent in the way (`region`), and each
+    flood by the tiles opponents block within that region (all a flood reads but the board: a
+    tile it could never reach changes nothing, so opponents elsewhere leave the flood as it
+    was); each unit's Move commands by its character and the tiles it may end on (all they
+    hold), and the Moves of each byte of those tiles (`_moves`)."""
+    __slots__ = ("board", "bits", "floods", "moves", "each")
 
     def __init__(self, board: Board):
         self.board = board              # held, so no other board can take its identity
-        self.floods: dict[tuple[Pos, int, int], Flood] = {}
+        width = board.grid.width
+        self.bits = {(c.col, c.row): 1 << (c.row * width + c.col) for c in board.grid.cells()}
+        self.floods: dict[tuple[Pos, int], tuple[int, dict[int, Flood]]] = {}
         self.moves: dict[tuple[str, int], tuple[Move, ...]] = {}
+        self.each: dict[str, tuple[tuple[Move, ...], tuple[dict[int, tuple[Move, ...]], ...]]] = {}
 
 
 # Each board's `_Known`, by the board's identity; a few thousand entries each at most, as a
@@ -52,18 +58,17 @@ class _Worked:
     __slots__ = ("standing", "occupied", "known")
 
     def __init__(self, s: Skirmish, board: Board):
-        width = board.grid.width
-        first, other = SEATS
+        self.known = known = _known(board)
+        bits, (first, other) = known.bits, SEATS
         ours = theirs = 0               # locals, not attributes, while the units are read
         for u in s.units.values():
             cell = u.cell
             if cell is not None and not u.fainted:
                 if u.seat == first:
-                    ours |= 1 << (cell[1] * width + cell[0])
+                    ours |= bits[cell]
                 else:
-                    theirs |= 1 << (cell[1] * width + cell[0])
+                    theirs |= bits[cell]
         self.standing, self.occupied = {first: ours, other: theirs}, ours | theirs
-        self.known = _known(board)
 
 
 # The units dict walks were last worked out for, its board, and what they need: legal commands
@@ -87,15 +92,19 @@ def _walks(board: Board, worked: _Worked, unit: Unit, budget: int, goal: Cell | 
     """Every tile a walk of `unit` may enter (not rocks, not opponents) within `budget`: all of
     them, or, for a `goal` (unless they are known already), enough to reach it."""
     assert unit.cell is not None, f"{unit.key} is not on the board"
-    key = (unit.cell, budget, worked.occupied & ~worked.standing[unit.seat])
     floods = worked.known.floods
-    found = floods.get(key)
+    region = floods.get((unit.cell, budget))
+    if region is None:
+        open_walk = flood(board.grid, board.tiles[unit.cell], budget, board.rock_bits)
+        region = floods[(unit.cell, budget)] = (open_walk.reached, {})
+    blocked = worked.occupied & ~worked.standing[unit.seat] & region[0]
+    found = region[1].get(blocked)
     if found is None:
-        found = flood(board.grid, board.tiles[unit.cell], budget, board.rock_bits | key[2], until=goal)
+        found = flood(board.grid, board.tiles[unit.cell], budget, board.rock_bits | blocked, until=goal)
         if goal is None:
-            if len(floods) >= _KEPT:
-                floods.clear()
-            floods[key] = found
+            if len(region[1]) >= _KEPT:
+                region[1].clear()
+            region[1][blocked] = found
     return found
 
 
@@ -128,8 +137,28 @@ def walk_moves(s: Skirmish, unit: Unit, budget: int) -> tuple[Move, ...]:
     if found is None:
         if len(moves) >= _KEPT:
             moves.clear()
-        found = moves[key] = tuple([Move(character=unit.character, to=end) for end in _ends(board, key[1])])
+        found = moves[key] = _moves(board, worked.known, *key)
     return found
+
+
+def _moves(board: Board, known: _Known, character: str, ends: int) -> tuple[Move, ...]:
+    """A Move of `character` to each tile of `ends` (bits of the board's grid), in reading order,
+    a byte of tiles at a time (as `_ends` reads them): the Moves to every tile are made once per
+    board, and the Moves of each byte put together once."""
+    kept = known.each.get(character)
+    if kept is None:
+        kept = known.each[character] = (tuple([Move(character=character, to=(c.col, c.row))
+                                               for c in board.grid.cells()]), tuple({} for _ in board.tiles_by_byte))
+    each, tables = kept
+    found: list[Move] = []
+    width = board.grid.width
+    for table, byte, tiles in zip(tables, ends.to_bytes(len(tables), "little"), board.tiles_by_byte):
+        if byte:
+            some = table.get(byte)
+            if some is None:
+                some = table[byte] = tuple([each[row * width + col] for col, row in tiles[byte]])
+            found += some
+    return tuple(found)
 
 
 def walk(s: Skirmish, unit: Unit, goal: Cell, budget: int) -> Route | None:

@@ -122,9 +122,7 @@ def _(e: ev.StatsLowered, s: Skirmish) -> Skirmish:
 
 @evolve.on()
 def _(e: ev.TurnStarted, s: Skirmish) -> Skirmish:
-    units = {k: replace(u, moved=False, attacked=False, countered=False) if u.moved or u.attacked or u.countered
-             else u for k, u in s.units.items()}
-    return replace(s, turn=e.turn, active=e.seat, units=units)
+    return replace(s, turn=e.turn, active=e.seat, units=s.rested_units())
 
 
 @evolve.on(ev.ApRestored, ev.MaxApChanged)

@@ -130,6 +130,17 @@ def may_each(s: Skirmish, units: Sequence[Unit], act: str) -> list[bool]:
     return found
 
 
+def may_move_attack(s: Skirmish, units: Sequence[Unit]) -> tuple[list[bool], list[bool]]:
+    """`may_each` for moving and for attacking, asking once whether an effect hooks an allowance."""
+    if hooked(s, Allowance):
+        return may_each(s, units, "move"), may_each(s, units, "attack")
+    moving, striking = [], []       # `may_each`'s own loop, for both acts at once
+    for unit in units:
+        moving.append(not unit.moved)
+        striking.append(not unit.attacked)
+    return moving, striking
+
+
 def targetable(s: Skirmish, unit: Unit, by: str) -> bool:
     if not hooked(s, Targetable):
         return True

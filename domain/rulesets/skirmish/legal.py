@@ -13,7 +13,7 @@ from .cards import can_use
 from .combat import open_foes
 from .commands import Attack, EndTurn, Field, Mulligan, Place, Play, SkirmishCommand
 from .content import Card, content
-from .hooks import may_each
+from .hooks import may_move_attack
 from .preparation import field_range, free_zone, unplaced
 from .resolver import reach, speed
 from .state import SEATS, Skirmish, Unit, opponent
@@ -67,14 +67,15 @@ def combat_commands(s: Skirmish, seat: str) -> list[SkirmishCommand]:
     found: list[SkirmishCommand] = []
     units = s.fielded_on_board(seat)
     foes = open_foes(s, seat)
+    moving, striking = may_move_attack(s, units)
     # Loops, not comprehensions, over the few units of a side: they cost less.
     apart = []                  # from each unit to each of `foes`
     for unit in units:
         apart.append(distances(s, unit, foes))
-    for unit, free in zip(units, may_each(s, units, "move")):
+    for unit, free in zip(units, moving):
         if free:
             found += walk_moves(s, unit, speed(s, unit))
-    for unit, free, far in zip(units, may_each(s, units, "attack"), apart):
+    for unit, free, far in zip(units, striking, apart):
         if free:        # `attackable`: the foes exactly at its reach
             at = reach(s, unit)
             if at in far:

@@ -124,7 +124,17 @@ class Skirmish(msgspec.Struct, frozen=True, kw_only=True):
         return replace(self, p1=player) if seat == "p1" else replace(self, p2=player)
 
     def with_unit(self, unit: Unit) -> Skirmish:
-        return replace(self, units={**self.units, unit.key: unit})
+        units = {**self.units, unit.key: unit}
+        _carry_effects(self.units, units, unit)
+        return replace(self, units=units)
+
+    def rested_units(self) -> dict[str, Unit]:
+        """The units with no act spent this turn, as a turn starts. Effects read no spent flag,
+        so the effects kept for the units before are these units' too."""
+        units = {k: replace(u, moved=False, attacked=False, countered=False) if u.moved or u.attacked or u.countered
+                 else u for k, u in self.units.items()}
+        _carry_effects(self.units, units, None)
+        return units
 
     def fielded(self, seat: str) -> list[Unit]:
         units, found = self.units, []   # a loop, not a comprehension: cheaper for a team of five
@@ -176,6 +186,22 @@ def effects(s: Skirmish) -> tuple[Effect, ...]:
         found = last
     _last_effects = (s.units, found)
     return found
+
+
+def _carry_effects(before: dict[str, Unit], after: dict[str, Unit], unit: Unit | None) -> None:
+    """`after` is `before` with `unit` in place of its old record (None: with records that
+    differ only in spent flags, which effects do not read). If the effects kept last are
+    `before`'s and the new record gives what the old one gave (as a walk, an attack or damage
+    leave it), they are `after`'s too: kept for it without reading its units again."""
+    global _last_effects
+    units, last = _last_effects         # one read of one pair: safe across threads
+    if units is not before:
+        return
+    if unit is not None:
+        old = before.get(unit.key)
+        if old is None or old.fielded != unit.fielded or not _same_effects(old, unit):
+            return
+    _last_effects = (after, last)
 
 
 # Each unit's effects, by its key, with the record they were worked out from: they are used

@@ -1,25 +1,35 @@
 """The answers rat works out once and gives again (`answers.py`, `legal._listed`, `legal.living`,
 `hooks.in_play`, `evolve._one`, `start.member_entity`, `setup.parse_setup`, `start.start`), and the
-shortcuts beside them, give exactly what working them out afresh gives."""
+shortcuts beside them (`legal.choosers` without a hook in play, the opening events written
+straight from their structs), give exactly what working them out afresh gives."""
 from __future__ import annotations
 
 from fractions import Fraction
 
+from pathlib import Path
+
+import orjson
 import pytest
 from msgspec.structs import replace
 
+from domain.engine.chain import canonical_event, exactly_encoded
 from domain.engine.errors import RuleViolation, SetupError
+from domain.engine.events import Event, decode_event, event_data
 from domain.engine.rng import Rng
+from domain.rulesets.rat import events as ev
 from domain.rulesets.rat.commands import Act
 from domain.rulesets.rat.content import CONTENT
 from domain.rulesets.rat.evolve import _one
 from domain.rulesets.rat.hooks import CanAct, StatQuery, in_play
-from domain.rulesets.rat.legal import action_options, checked, legal_commands, options, waiting
+from domain.rulesets.rat.legal import action_options, checked, choosers, legal_commands, options, stopped, waiting
 from domain.rulesets.rat.setup import DEFAULT_SETUP, parse_setup
 from domain.rulesets.rat.start import member_entity, start
+from domain.rulesets.rat.state import Plan
 from domain.rulesets.rat.stats import damage, order_key, stat
 
 from .given import ailment, battle, enemy, entity
+
+GOLDEN = Path(__file__).parents[2] / "golden"
 
 
 def test_damage_is_the_floored_quotient_the_fractions_give():
@@ -142,3 +152,65 @@ def test_an_opening_is_worked_out_once_and_anew_when_its_content_changes(monkeyp
     assert changed is not first and changed.state.entities["e1"].spd == first.state.entities["e1"].spd + 1
     monkeypatch.undo()
     assert start(setup, Rng(b"a")).events == first.events
+
+
+def test_a_setup_that_is_not_json_s_own_types_is_parsed_afresh_each_time():
+    raw = {**DEFAULT_SETUP, "formation": [DEFAULT_SETUP["formation"]]}
+    first = parse_setup(raw)
+
+    class Name(str):
+        pass
+    renamed = {**raw, "formation": [Name(DEFAULT_SETUP["formation"])]}
+    again = parse_setup(renamed)
+    assert again == first and again is not first and parse_setup(renamed) is not again   # never kept
+    with pytest.raises(SetupError):         # 1.0 is not the stage 1
+        parse_setup({**raw, "stage": 1.0})
+    with pytest.raises(SetupError):         # bytes are no formation, however marshal writes them
+        parse_setup({**raw, "formation": [DEFAULT_SETUP["formation"].encode()]})
+    assert parse_setup({**raw}) is first
+
+
+def test_answers_dropped_for_later_states_are_worked_out_again_alike():
+    given = battle([entity("mc"), entity("sc")], [enemy("e1")])
+    others = [replace(given, effects=(ailment("stunned", key),)) for key in ("mc", "sc", "e1")]
+    first = legal_commands(given, "p1")
+    for s in others:
+        legal_commands(s, "p1")
+    assert legal_commands(given, "p1") == first
+    assert waiting(others[0], "party") == ("sc",)
+
+
+def test_who_chooses_without_a_hook_in_play_is_who_stopped_lets_choose():
+    given = battle([entity("mc"), entity("sc", ko=True), entity("ann"), entity("bo", dead=True, hp=0)],
+                   [enemy("e1"), enemy("e2", ko=True)])
+    planned = replace(given, plans={"ann": Plan(actor="ann", action="strike", target="e1")})
+    stunned = replace(given, effects=(ailment("stunned", "ann"),))
+    for s in (given, planned, stunned):
+        for side in ("party", "enemies"):
+            assert choosers(s, side) == tuple(k for k in s.order if k not in s.plans
+                                              and s.entities[k].side == side and not stopped(s, s.entities[k]))
+    assert set(choosers(given, "party")) == {"ann", "mc"} and choosers(planned, "party") == ("mc",)
+
+
+def _both_ways(seq: int, event: Event) -> tuple[bytes, bytes]:
+    """An event's canonical bytes as the chain writes them, and through its builtins."""
+    through = orjson.dumps({"seq": seq, "type": event.TOPIC, "data": event_data(event)}, option=orjson.OPT_SORT_KEYS)
+    return canonical_event(seq, event), through
+
+
+def test_the_opening_events_are_written_straight_from_their_structs_as_through_builtins():
+    assert all(exactly_encoded(cls) for cls in (ev.RatStarted, ev.PartyJoined, ev.PartyShown))
+    setup = parse_setup(DEFAULT_SETUP)
+    for seq, event in enumerate(start(setup, Rng(b"a")).events, start=3):
+        direct, through = _both_ways(seq, event)
+        assert direct == through
+    found = 0
+    for path in sorted(GOLDEN.glob("rat_*.jsonl")):
+        for line in path.read_bytes().splitlines():
+            rec = orjson.loads(line)
+            if rec.get("type") in ("rat.RatStarted", "rat.PartyJoined", "rat.PartyShown"):
+                event = decode_event(rec["type"], rec["data"], rec.get("v", 1))
+                direct, through = _both_ways(rec["seq"], event)
+                assert direct == through
+                found += 1
+    assert found

@@ -1,7 +1,7 @@
 """What listing legal commands keeps, and what it relies on. The legal commands a ring state
 lists are kept per state object and per content, so an earlier release never reads an answer
 worked out under today's content, or the reverse; target lists are kept across the states of
-a turn; the down set stands for every unit's flags."""
+a battle; the down set stands for every unit's flags."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -67,14 +67,14 @@ def test_the_down_set_the_legal_actions_read_matches_every_units_flags_throughou
 
 
 def test_target_lists_kept_from_the_last_state_give_the_actions_a_fresh_start_gives():
-    # battle_actions reuses each seat's target lists while the teams, Rings and down set are
-    # the same objects; every state of a battle must list what it lists from nothing
+    # battle_actions reuses each seat's menu while the teams, the Ring unit and its slots, the
+    # items and down set are the same objects; every state must list what it lists from nothing
     compared = 0
     for game in random_battle("kept-targets"):
         if game.phase != "battle" or game.active is None or game.swap_required:
             continue
-        kept = battle_actions(game, game.active)             # the lists of the state before, if still right
-        targets._BOARDS.clear()
+        kept = battle_actions(game, game.active)             # the menu of an earlier state, if still right
+        targets._MENUS.clear()
         assert battle_actions(game, game.active) == kept
         compared += 1
     assert compared > 100

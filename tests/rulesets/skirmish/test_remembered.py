@@ -1,15 +1,22 @@
 """What the rules remember from one state for the next (hook answers by the effects in force,
-walks and Move commands by board) gives, state after state, what working it out afresh gives."""
+the effects themselves, walks and Move commands by board) gives, state after state, what
+working it out afresh gives."""
 from __future__ import annotations
 
 import random
 
+from domain.ai import get_policy
+from domain.ai.match import play, seeded_bytes
+from domain.engine.battle import fold
+from domain.engine.grid import cell_bits, flood
 from domain.engine.hooks import Phase, modify
-from domain.rulesets.skirmish.board import walk_ends, walk_moves
+from domain.rulesets.skirmish import RULESET
+from domain.rulesets.skirmish.board import _walks, _worked, board_of, walk_ends, walk_moves
 from domain.rulesets.skirmish.commands import Move
-from domain.rulesets.skirmish.hooks import HOOKS, Allowance, Targetable, answer
+from domain.rulesets.skirmish.hooks import HOOKS, Allowance, Targetable, answer, may_each, may_move_attack
 from domain.rulesets.skirmish.resolver import speed
-from domain.rulesets.skirmish.state import effects
+from domain.rulesets.skirmish.state import _effects, effects
+from tests.rulesets.defaults import batch_ends
 
 from .given import skirmish, unit
 from .test_walks import CHARACTERS, crowd
@@ -54,3 +61,48 @@ def test_move_commands_are_the_walk_ends_in_every_state_asked_in_turn():
             if u.on_board:
                 ends = walk_ends(s, u, speed(s, u))
                 assert walk_moves(s, u, speed(s, u)) == tuple(Move(character=u.character, to=e) for e in ends)
+
+
+def _battle_records(i: int):
+    """The records of a random battle of the default setup."""
+    bots = {seat: get_policy("random", RULESET.id) for seat in RULESET.default_table().seats}
+    return play(RULESET, bots, battle_id=f"00000000-0000-4000-8000-{i:012d}", setup=RULESET.fresh_setup(),
+                revealed=seeded_bytes("remembered", i), bot_seed=seeded_bytes("remembered-bots", i)).records
+
+
+def test_effects_carried_from_state_to_state_are_the_units_read_afresh():
+    """Each event folded in turn, the effects of the state before asked first (so that a walk,
+    an attack or a new turn carries them over), as a resolver asks them."""
+    for i in range(3):
+        state = None
+        for rec in _battle_records(i):
+            state = fold(RULESET, state, rec)
+            if state.game is not None:
+                assert effects(state.game) == _effects(state.game.units)
+        assert state is not None and state.game.defeated
+
+
+def test_listings_are_the_rules_asked_one_by_one_in_every_state_of_random_battles():
+    """A side's listing asks whether each unit may walk and attack once for both acts, and
+    floods walks by the opponents in their reach alone: the same as `may_each`, and as a flood
+    blocked by every opponent on the board."""
+    for i in range(3):
+        for state in batch_ends(RULESET, _battle_records(i)):
+            s = state.game
+            if s.phase != "combat" or s.active is None:
+                continue
+            units = s.fielded_on_board(s.active)
+            assert may_move_attack(s, units) == (may_each(s, units, "move"), may_each(s, units, "attack"))
+            board = board_of(s)
+            for u in units:
+                theirs = cell_bits(board.grid, [o.at() for o in s.on_board() if o.seat != u.seat])
+                fresh = flood(board.grid, u.at(), speed(s, u), board.rock_bits | theirs)
+                assert _walks(board, _worked(s, board), u, speed(s, u)) == fresh
+
+
+def test_may_move_attack_is_may_each_under_any_effects():
+    rng = random.Random("may")
+    for s in [_chipped(rng) for _ in range(20)]:
+        for seat in ("p1", "p2"):
+            units = s.fielded_on_board(seat)
+            assert may_move_attack(s, units) == (may_each(s, units, "move"), may_each(s, units, "attack"))

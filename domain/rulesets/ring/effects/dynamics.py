@@ -7,6 +7,9 @@ reactions cannot feed each other without end.
 """
 from __future__ import annotations
 
+import sys
+from collections.abc import Collection
+
 from msgspec.structs import replace
 
 from domain.engine.hooks import HookContext, Phase
@@ -14,7 +17,7 @@ from domain.engine.hooks import HookContext, Phase
 from .. import events as ev
 from ..content import content
 from ..hooks import HOOKS, AbilityCheck, ApRestore, Odds, SwapCost
-from ..moves import covers, dyn, magnitude, part, reduce_hp_events, scaled, severity_events, strength
+from ..moves import Modifiers, covers, dyn, magnitude, part, reduce_hp_events, scaled, severity_events, strength
 from ..state import Ring, seat_of
 
 
@@ -77,6 +80,31 @@ def mana_lock(ctx: HookContext, s: Ring, q: AbilityCheck) -> AbilityCheck | None
 @HOOKS.hook(Phase.BEFORE, on=AbilityCheck, kind="stunned")
 def stunned(ctx: HookContext, s: Ring, q: AbilityCheck) -> AbilityCheck | None:
     return None if q.unit is not None and q.unit == dyn(ctx, s).unit else q
+
+
+# What `ability_blocks` gives with no `AbilityCheck` hook in force: no MP cost is locked (every
+# one is below this) and no unit is stunned.
+OPEN: tuple[int, Collection[str]] = (sys.maxsize, frozenset())
+
+
+def ability_blocks(s: Ring, checks: Modifiers) -> tuple[int, Collection[str]] | None:
+    """The `AbilityCheck` hooks in `checks` (`moves.modifiers`) as one test, worked out once for
+    every ability a state lists: (the least MP cost a Mana Lock blocks, the units Stunned
+    blocks). These hooks only ever block, so an ability of MP cost `mp` used by `unit` (a
+    leader's: no unit, 0 MP) passes them all exactly when `mp` is below that cost and `unit` is
+    not among those units. None when a hook other than these is in force: each ability then
+    goes through them (`moves.through`)."""
+    least, units = OPEN[0], set()
+    for ctx, fn in checks:
+        if fn is mana_lock:
+            least = min(least, strength(ctx, s))
+        elif fn is stunned:
+            unit = dyn(ctx, s).unit
+            if unit is not None:
+                units.add(unit)
+        else:
+            return None
+    return least, units
 
 
 @HOOKS.hook(Phase.BEFORE, on=SwapCost, kind="quick_hands")

@@ -7,7 +7,7 @@ from domain.engine.hooks import HookContext, Phase
 from .. import events as ev
 from ..content import content
 from ..hooks import HOOKS
-from ..moves import covers, dyn, magnitude, part, reduce_hp_events, severity_events
+from ..moves import covers, dyn, dynamics_by_id, magnitude, part, reduce_hp_events, severity_events
 from ..state import Ring, seat_of
 
 
@@ -19,13 +19,13 @@ def _carrier_turn(ctx: HookContext, s: Ring, e: ev.TurnStarted) -> str | None:
     return d.unit
 
 
-@HOOKS.hook(Phase.AFTER, on=ev.TurnStarted, kind="burning")
+@HOOKS.hook(Phase.AFTER, on=ev.TurnStarted, kind="burning", subject="seat")
 def burning(ctx: HookContext, s: Ring, e: ev.TurnStarted) -> list[ev.Event]:
     unit = _carrier_turn(ctx, s, e)
     return reduce_hp_events(s, unit, magnitude(dyn(ctx, s)), by=None, kind="dynamic") if unit else []
 
 
-@HOOKS.hook(Phase.AFTER, on=ev.TurnStarted, kind="venom")
+@HOOKS.hook(Phase.AFTER, on=ev.TurnStarted, kind="venom", subject="seat")
 def venom(ctx: HookContext, s: Ring, e: ev.TurnStarted) -> list[ev.Event]:
     unit = _carrier_turn(ctx, s, e)
     if unit is None:
@@ -34,7 +34,7 @@ def venom(ctx: HookContext, s: Ring, e: ev.TurnStarted) -> list[ev.Event]:
                             kind="dynamic")
 
 
-@HOOKS.hook(Phase.AFTER, on=ev.TurnStarted, kind="regeneration")
+@HOOKS.hook(Phase.AFTER, on=ev.TurnStarted, kind="regeneration", subject="seat")
 def regeneration(ctx: HookContext, s: Ring, e: ev.TurnStarted) -> list[ev.Event]:
     unit = _carrier_turn(ctx, s, e)
     if unit is None or s.units[unit].hp >= s.units[unit].max_hp:
@@ -66,8 +66,10 @@ def scorched_earth(ctx: HookContext, s: Ring, e: ev.TurnStarted) -> list[ev.Even
 def erosion(ctx: HookContext, s: Ring, e: ev.TurnStarted) -> list[ev.Event]:
     """Dynamic-on-Dynamic: wears its target's severity down on its owner's turns."""
     d = dyn(ctx, s)
-    target = s.dynamic(d.target or "")
-    if d.seat != e.seat or target is None:
+    if d.seat != e.seat:
+        return []
+    target = dynamics_by_id(s).get(d.target or "")      # `s.dynamic`, by the index `dyn` reads
+    if target is None:
         return []
     return severity_events(s, target, -magnitude(d))
 
