@@ -8,7 +8,6 @@ changes something leaves an `EffectTriggered` event, so the log explains itself.
 from __future__ import annotations
 
 import enum
-import operator
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import msgspec
 
 from .errors import ResolveDepthExceeded
+from .hook_plans import PLANNED_EFFECTS, Handler, Known, planned
 from .events import Event
 from .registry import Registry, caller_place
 from .decision import Decision
@@ -65,7 +65,6 @@ class HookContext(msgspec.Struct, frozen=True):
     resolver: Any
 
 
-Handler = Callable[..., Any]
 # A handler in a plan: its effect, the handler, and the event field naming the subject it is
 # bound to (`Hooks.hook`'s `subject`, for a `BoundEffect`), or None.
 Row = tuple[Effect, Handler, "str | None"]
@@ -95,7 +94,7 @@ class Hooks:
         self._table: dict[tuple[Phase, type], dict[str, list[tuple[int, Handler, str | None]]]] = {}
         # id(effects) -> what is kept of that tuple (`_Known`). The entry holds the effects
         # themselves, so no other sequence can reuse that id while it lives.
-        self._by_identity: dict[int, _Known] = {}
+        self._by_identity: dict[int, Known] = {}
         self.kinds: set[str] = set()
         self._kinds_on: dict[tuple[Phase, type], frozenset[str]] = {}      # `kinds_on`, as asked
 
@@ -147,57 +146,9 @@ class Hooks:
         plans = known[1] if phase == _BEFORE else known[2]
         plan = plans.get(on)
         if plan is None:
-            plan = plans[on] = self._plan(self._table.get((phase, on)), known)
+            plan = plans[on] = planned(self._table.get((phase, on)), known, BoundEffect)
         return plan
 
-    def _plan(self, hooked: dict[str, list[tuple[int, Handler, str | None]]] | None, known: _Known) -> list[Row]:
-        """The rows of the hooks `hooked` (kind -> its handlers on one phase of one type) for the
-        effects `known` keeps, in order: phase priority, then the source order of the effects,
-        then the kind id. The first two plans of a tuple are found by a pass over its effects
-        each. A long tuple asked about more types (a resolver asks about ten or so while a state
-        keeps its effects) has its effects grouped by kind once, and each later plan looks up
-        only the few kinds that hook its type."""
-        if not hooked:
-            return []
-        effects: Sequence[Effect] = known[0]
-        found: list[tuple[int, int, str, Effect, Handler, str | None]] = []
-        by_kind: dict[str, list[tuple[int, Effect]]] | None = known[3]
-        if by_kind is None and (len(effects) < GROUPED or len(known[1]) + len(known[2]) < 2):
-            for order, effect in enumerate(effects):
-                for priority, fn, subject in hooked.get(effect.kind, ()):
-                    bound = subject if isinstance(effect, BoundEffect) else None
-                    found.append((priority, order, effect.kind, effect, fn, bound))
-        else:
-            if by_kind is None:
-                by_kind = known[3] = {}
-                for order, effect in enumerate(effects):
-                    by_kind.setdefault(effect.kind, []).append((order, effect))
-            for kind, handlers in hooked.items():
-                for order, effect in by_kind.get(kind, ()):
-                    for priority, fn, subject in handlers:
-                        bound = subject if isinstance(effect, BoundEffect) else None
-                        found.append((priority, order, kind, effect, fn, bound))
-        if len(found) > 1:
-            found.sort(key=_RANK)
-        return [(row[3], row[4], row[5]) for row in found]
-
-
-# What `Hooks.plan` keeps of an effects tuple: the tuple, its BEFORE and AFTER plans by type, and
-# its effects grouped by kind (with their order) once it has been asked about enough types.
-_Known = list[Any]
-
-
-# The fewest effects whose tuple is grouped by kind for its third plan: a pass over fewer
-# costs less than grouping them.
-GROUPED = 8
-
-# Effects tuples whose plans are kept by identity. A resolver asks about one tuple many times in
-# a row (the state keeps it while its effects stay), so a few hundred cover every battle a
-# worker is resolving at once; more would only keep dead tuples alive for the collector to scan.
-PLANNED_EFFECTS = 1024
-
-# A row's rank: phase priority, then the source order of effects in state, then the kind id.
-_RANK = operator.itemgetter(0, 1, 2)
 
 
 class Resolver(Generic[S]):
@@ -281,6 +232,19 @@ class Resolver(Generic[S]):
         while self.scheduled:
             self.emit(self.scheduled.pop(0))
         return final
+
+    def apply(self, event: Event) -> None:
+        """`emit` for an event nothing runs around: no modifier, reaction, `settle` or `follow`
+        is about its type (the rules' own record of a command, say: AP spent, an ability
+        announced). It is applied and logged at once, as `emit` would; any other goes through
+        `emit`, so the two never differ."""
+        kind = type(event)
+        settles, follows = self._settles, self._follows
+        if (kind in self._before or kind in self._after or settles is None or kind in settles
+                or follows is None or kind in follows or self.scheduled or self._depth >= self._cap):
+            self.emit(event)
+        else:
+            self._record(event)
 
     def _modified(self, event: EventT) -> EventT | None:
         """The BEFORE pass over a proposed event, each change it made left in the log."""

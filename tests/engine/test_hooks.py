@@ -257,3 +257,71 @@ def test_the_kinds_hooking_a_type_include_one_registered_after_they_were_asked()
     hooks.hook(Phase.BEFORE, on=Ask, kind="halving")(lambda ctx, state, q: Ask(q.n // 2))
     assert hooks.kinds_on(Phase.BEFORE, Ask) == {"doubling", "halving"}
     assert hooks.kinds_on(Phase.AFTER, Ask) == frozenset()
+
+
+def _plain_plan(hooks, phase, on, effects):
+    """A plan by its definition: every hook of an effect in play on (phase, type), ordered by
+    priority, then the effect's place in the tuple, then its kind."""
+    rows = []
+    for order, effect in enumerate(effects):
+        for (p, t), by_kind in hooks._table.items():
+            if p == phase and t is on:
+                for priority, fn, subject in by_kind.get(effect.kind, ()):
+                    rows.append((priority, order, effect.kind, effect, fn,
+                                 subject if isinstance(effect, BoundEffect) else None))
+    return [row[3:] for row in sorted(rows, key=lambda r: r[:3])]
+
+
+def test_plans_of_a_long_tuple_asked_about_many_types_are_those_of_the_definition():
+    """Given 12 types each hooked by some of 6 kinds at various priorities, and tuples of 1 to
+    30 effects of those kinds (bound and unbound, repeated kinds included), when every type is
+    asked about in turn, twice, then each plan is the one the definition orders: the first
+    two by a pass over the tuple, the later ones from its effects grouped by kind."""
+    import random
+    rng = random.Random(7)
+    types = [type(f"Ask{i}", (msgspec.Struct,), {"__annotations__": {"n": int}}) for i in range(12)]
+    kinds = [f"k{i}" for i in range(6)]
+    hooks = Hooks()
+    for i, on in enumerate(types):
+        for kind in rng.sample(kinds, rng.randint(0, 4)):
+            phase = Phase.BEFORE if (i + len(kind)) % 3 else Phase.AFTER
+            hooks.hook(phase, on=on, kind=kind, priority=rng.randint(-1, 1),
+                       subject="n" if rng.random() < 0.5 else None)(lambda ctx, s, q: q)
+    for size in range(1, 31):
+        effects = tuple(BoundEffect(kind=rng.choice(kinds), owner=f"o{j}", subject="x") if rng.random() < 0.5
+                        else Effect(kind=rng.choice(kinds), owner=f"o{j}") for j in range(size))
+        for _ in range(2):
+            for on in rng.sample(types, len(types)):
+                for phase in Phase:
+                    assert hooks.plan(phase, on, effects) == _plain_plan(hooks, phase, on, effects)
+
+
+class Noted(Event, frozen=True, kw_only=True):
+    TOPIC = "test.Noted"
+    text: str
+
+
+class Following(Resolver):
+    FOLLOWS = frozenset({Noted})
+
+    def follow(self, event):
+        self.emit(Healed(target="a"))
+
+
+@pytest.mark.parametrize("resolver, effects, event", [
+    (Resolver, (), Noted(text="quiet")),                            # nothing about it: recorded at once
+    (Resolver, (Effect(kind="thorns", owner="a"),), Hit(target="a", amount=1)),    # a reaction: through emit
+    (Resolver, (Effect(kind="armor", owner="a", severity=1),), Hit(target="a", amount=3)),   # a modifier
+    (Following, (), Noted(text="followed")),                        # a follow: through emit
+])
+def test_apply_logs_and_changes_what_emit_would(resolver, effects, event):
+    """Given the same state, when one resolver applies an event and another emits it, then
+    both log the same events and reach the same state, whether or not anything hooks, settles
+    or follows its type."""
+    def make():
+        return resolver(Board(hp={"a": 10, "b": 10}, effects=effects), evolve, HOOKS, lambda s: s.effects, None)
+    applied, emitted = make(), make()
+    applied.apply(event)
+    emitted.emit(event)
+    assert applied.events == emitted.events and applied.state == emitted.state
+    assert event.TOPIC in [e.TOPIC for e in applied.events]

@@ -240,17 +240,6 @@ class RingResolver(Resolver[Ring]):
         if consequence is not None:
             consequence(self, event)
 
-    def apply(self, event: Event) -> None:
-        """`emit` for the rules' own record of a command (AP spent, an ability announced, a
-        roll), made where a command resolves, outside any other event's resolution: with no
-        hook on its type, nothing runs around it (`SETTLES` and `FOLLOWS` name none of these
-        types), so it is applied and logged at once. One some hook is on goes through `emit`."""
-        kind = type(event)
-        if kind in self._before or kind in self._after:
-            self.emit(event)
-        else:
-            self._record(event)
-
 
 # How ring resolves a command: every resolver of a battle is built from this declaration.
 RESOLVING: Resolving[Ring, RingResolver] = Resolving(hooks=HOOKS, effects=active_effects, evolve=evolve,
