@@ -10,7 +10,7 @@ from domain.engine.ruleset import Decision, Outcome
 from . import effects  # noqa: F401  (registers the passives' hooks before any battle resolves)
 from . import events as ev
 from .commands import Act
-from .legal import checked
+from .legal import checked, planned
 from .resolver import RESOLVING, RatResolver
 from .state import Rat
 from .turn import advance
@@ -21,8 +21,15 @@ Handler = Callable[[RatResolver, str, Act], None]
 def plan(r: RatResolver, seat: str, cmd: Act) -> None:
     """One entity's plan; once every side has chosen, the turn resolves in the same batch
     (the enemy AI choosing first), and so do the turns after it while no seat must choose."""
-    act = checked(r.state, seat, cmd)
-    r.emit(ev.ActionPlanned(seat=seat, actor=act.actor, action=act.action, target=act.target, move=act.move))
+    before = r.state
+    act = checked(before, seat, cmd)
+    made = len(r.events)
+    event = ev.ActionPlanned(seat=seat, actor=act.actor, action=act.action, target=act.target, move=act.move)
+    r.emit(event)
+    # No hook changed the plan or reacted to it, and the seat still has an entity to choose for.
+    if len(r.events) == made + 1 and r.events[made] is event \
+            and planned(before, r.state, before.entities[act.actor].side, act.actor):
+        return
     advance(r)
 
 

@@ -14,7 +14,7 @@ from .answers import answers
 from .commands import Act
 from .content import Action, Content, content
 from .hooks import HOOKS, CanAct, Row, Selectable, in_play
-from .state import PARTY, Entity, Rat
+from .state import ENEMIES, PARTY, Entity, Rat
 
 
 def awaiting(s: Rat) -> frozenset[str]:
@@ -87,6 +87,29 @@ def _waiting(s: Rat, side: str, found: dict[Hashable, Any]) -> tuple[str, ...]:
     if listed is None:
         listed = found[question] = choosers(s, side)
     return listed
+
+
+def planned(before: Rat, after: Rat, side: str, actor: str) -> bool:
+    """`after` is `before` with only `actor`'s plan added (the reducer of `ActionPlanned`
+    alone made it), `actor` the first of `side` to choose on `before`: who waits on `after`
+    is who waited on `before`, less `actor`, since a plan changes neither the queue nor what
+    stops an entity. Kept as the answers about `after`, so that `awaiting` and the next
+    `legal_commands` need not go through the queue again. True if `side` still has an
+    entity to choose for, so that nothing resolves yet."""
+    known = answers(before)
+    first: tuple[str, ...] | None = known.get(("waiting", side))
+    if not first or first[0] != actor:
+        return False
+    found = answers(after)
+    rest = found[("waiting", side)] = first[1:]
+    other = ENEMIES if side == PARTY else PARTY
+    theirs = known.get(("waiting", other))
+    if theirs is not None:
+        found[("waiting", other)] = theirs
+    seats = known.get("awaiting")
+    if rest and seats is not None:      # the side still waits, and no other side changed
+        found["awaiting"] = seats
+    return bool(rest)
 
 
 def choosers(s: Rat, side: str) -> tuple[str, ...]:
