@@ -57,18 +57,9 @@ class _Worked:
     of the board's grid, `domain.engine.grid.cell_bits`), and what walks on its board found."""
     __slots__ = ("standing", "occupied", "known")
 
-    def __init__(self, s: Skirmish, board: Board):
-        self.known = known = _known(board)
-        bits, (first, other) = known.bits, SEATS
-        ours = theirs = 0               # locals, not attributes, while the units are read
-        for u in s.units.values():
-            cell = u.cell
-            if cell is not None and not u.fainted:
-                if u.seat == first:
-                    ours |= bits[cell]
-                else:
-                    theirs |= bits[cell]
-        self.standing, self.occupied = {first: ours, other: theirs}, ours | theirs
+    def __init__(self, known: _Known, ours: int, theirs: int):
+        self.known = known
+        self.standing, self.occupied = {SEATS[0]: ours, SEATS[1]: theirs}, ours | theirs
 
 
 # The units dict walks were last worked out for, its board, and what they need: legal commands
@@ -80,12 +71,52 @@ _last: tuple[dict[str, Unit] | None, Board | None, _Worked | None] = (None, None
 
 
 def _worked(s: Skirmish, board: Board) -> _Worked:
-    global _last
     units, known, worked = _last        # one read of one triple: safe across threads
     if units is not s.units or known is not board or worked is None:
-        worked = _Worked(s, board)
-        _last = (s.units, board, worked)
+        worked = _worked_out(s, board)
     return worked
+
+
+def _worked_out(s: Skirmish, board: Board) -> _Worked:
+    """`_worked` read afresh from the units, and kept for their dict."""
+    global _last
+    known = _known(board)
+    bits, first = known.bits, SEATS[0]
+    ours = theirs = 0               # locals, not attributes, while the units are read
+    for u in s.units.values():
+        cell = u.cell
+        if cell is not None and not u.fainted:
+            if u.seat == first:
+                ours |= bits[cell]
+            else:
+                theirs |= bits[cell]
+    worked = _Worked(known, ours, theirs)
+    _last = (s.units, board, worked)
+    return worked
+
+
+def sides(s: Skirmish, seat: str) -> tuple[list[Unit], list[Unit]]:
+    """The seat's fielded units on the board (`Skirmish.fielded_on_board`) and the opponents on
+    the board, each in team order (the order of the units dict), in one pass over the units;
+    the tiles they stand on are kept for the walks in this state (`_worked`) on the way."""
+    global _last
+    board = board_of(s)
+    known = _known(board)
+    bits, first = known.bits, SEATS[0]
+    ours, theirs, mine, other = [], [], 0, 0     # `mine`, `other`: SEATS[0]'s tiles, SEATS[1]'s
+    for u in s.units.values():
+        cell = u.cell
+        if cell is not None and not u.fainted:
+            if u.seat == first:
+                mine |= bits[cell]
+            else:
+                other |= bits[cell]
+            if u.seat != seat:
+                theirs.append(u)
+            elif u.fielded:
+                ours.append(u)
+    _last = (s.units, board, _Worked(known, mine, other))
+    return ours, theirs
 
 
 def _walks(board: Board, worked: _Worked, unit: Unit, budget: int, goal: Cell | None = None) -> Flood:

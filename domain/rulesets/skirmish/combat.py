@@ -10,7 +10,7 @@ from domain.engine.grid import Cell
 from . import events as ev
 from .board import board_of, distance, distances, free_tile_near, walk, walk_ends
 from .commands import Attack, Move
-from .hooks import Allowance, Provokes, StrikePower, allowance, ask, hooked, may, targetable, targetable_of
+from .hooks import Allowance, Provokes, StrikePower, allowance, ask, hooked, may, targetable
 from .resolver import SkirmishResolver, check_defeat, draw, end_effect, lasts, reach, speed
 from .state import Pos, Skirmish, Unit, opponent
 
@@ -59,16 +59,6 @@ def attackable(s: Skirmish, unit: Unit) -> list[Unit]:
     at = reach(s, unit)
     near = [t for key in s.player(opponent(unit.seat)).units if (t := s.units[key]).on_board]
     return [t for t, apart in zip(near, distances(s, unit, near)) if apart == at and targetable(s, t, unit.seat)]
-
-
-def open_foes(s: Skirmish, seat: str) -> list[Unit]:
-    """The opponents on the board that `seat` may target, in team order."""
-    units, found = s.units, []      # a loop, not a comprehension: cheaper for a team of five
-    for key in s.player(opponent(seat)).units:
-        t = units[key]
-        if t.cell is not None and not t.fainted:
-            found.append(t)
-    return targetable_of(s, found, seat)
 
 
 def own_unit(s: Skirmish, seat: str, character: str) -> Unit:

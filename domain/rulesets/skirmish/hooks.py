@@ -131,10 +131,20 @@ def may_each(s: Skirmish, units: Sequence[Unit], act: str) -> list[bool]:
 
 
 def may_move_attack(s: Skirmish, units: Sequence[Unit]) -> tuple[list[bool], list[bool]]:
-    """`may_each` for moving and for attacking, asking once whether an effect hooks an allowance."""
-    if hooked(s, Allowance):
-        return may_each(s, units, "move"), may_each(s, units, "attack")
+    """`may_each` for moving and for attacking, asking once whether an effect hooks an allowance.
+    The effects that do (Adrenaline, Restrained) change only their owner's: a unit whose own
+    talent and chips hook none is allowed each act it has not spent, whatever else is in force."""
     moving, striking = [], []       # `may_each`'s own loop, for both acts at once
+    if hooked(s, Allowance):
+        wanted = HOOKS.kinds_on(Phase.BEFORE, Allowance)
+        for unit in units:
+            if _own_kinds(unit, wanted):
+                moving.append(allowance(s, unit, "move").allowed)
+                striking.append(allowance(s, unit, "attack").allowed)
+            else:
+                moving.append(not unit.moved)
+                striking.append(not unit.attacked)
+        return moving, striking
     for unit in units:
         moving.append(not unit.moved)
         striking.append(not unit.attacked)
@@ -148,7 +158,24 @@ def targetable(s: Skirmish, unit: Unit, by: str) -> bool:
 
 
 def targetable_of(s: Skirmish, units: list[Unit], by: str) -> list[Unit]:
-    """Those of `units` that `by` may target: while no effect in force hooks targeting, all."""
+    """Those of `units` that `by` may target: while no effect in force hooks targeting, all. The
+    effect that does (Concealed) hides only its owner: a unit whose own talent and chips hook
+    no targeting may be targeted, whatever else is in force."""
     if not hooked(s, Targetable):
         return units
-    return [unit for unit in units if answer(s, Targetable(unit=unit.key, by=by)).allowed]
+    wanted = HOOKS.kinds_on(Phase.BEFORE, Targetable)
+    found = []          # a loop, not a comprehension: cheaper for the few units of a side
+    for unit in units:
+        if not _own_kinds(unit, wanted) or answer(s, Targetable(unit=unit.key, by=by)).allowed:
+            found.append(unit)
+    return found
+
+
+def _own_kinds(unit: Unit, kinds: frozenset[str]) -> bool:
+    """Whether `unit`'s talent or one of its chips (the effects it owns) is of one of `kinds`."""
+    if unit.talent in kinds:
+        return True
+    for chip in unit.chips:     # a loop, not a generator: a unit has few effects
+        if chip.kind in kinds:
+            return True
+    return False

@@ -8,12 +8,10 @@ from itertools import combinations
 from domain.engine.grid import Cell
 from domain.engine.mulligan import mulligan_picks
 
-from .board import board_of, distances, walk_moves
-from .cards import can_use
-from .combat import open_foes
+from .board import board_of, distances, sides, walk_moves
 from .commands import Attack, EndTurn, Field, Mulligan, Place, Play, SkirmishCommand
 from .content import Card, content
-from .hooks import may_move_attack
+from .hooks import may_move_attack, targetable_of
 from .preparation import field_range, free_zone, unplaced
 from .resolver import reach, speed
 from .state import SEATS, Skirmish, Unit, opponent
@@ -65,31 +63,36 @@ def _selections(team: tuple[str, ...], boss: tuple[str, ...], low: int, high: in
 
 def combat_commands(s: Skirmish, seat: str) -> list[SkirmishCommand]:
     found: list[SkirmishCommand] = []
-    units = s.fielded_on_board(seat)
-    foes = open_foes(s, seat)
+    units, near = sides(s, seat)
+    foes = targetable_of(s, near, seat)
     moving, striking = may_move_attack(s, units)
     # Loops, not comprehensions, over the few units of a side: they cost less.
-    apart = []                  # from each unit to each of `foes`
-    for unit in units:
-        apart.append(distances(s, unit, foes))
     for unit, free in zip(units, moving):
         if free:
             found += walk_moves(s, unit, speed(s, unit))
-    for unit, free, far in zip(units, striking, apart):
+    apart: list[list[int] | None] = []      # from each unit to each of `foes`, once asked
+    for unit, free in zip(units, striking):
+        far = None
         if free:        # `attackable`: the foes exactly at its reach
+            far = distances(s, unit, foes)
             at = reach(s, unit)
             if at in far:
                 found += [Attack(character=unit.character, target=t.key) for t, d in zip(foes, far) if d == at]
+        apart.append(far)
     p = s.player(seat)
     allies = []
     for unit in units:
         allies.append(unit.key)
-    cards = content().cards
+    cards, ap = content().cards, p.ap
     for card_id in sorted(set(p.hand)):
         card = cards[card_id]
-        if card.cost <= p.ap:
-            for unit, far in zip(units, apart):
-                if can_use(card, unit):
+        if card.cost <= ap:
+            owner = card.owner
+            for i, unit in enumerate(units):
+                if owner == unit.character if owner is not None else card.cls == unit.cls:  # `cards.can_use`
+                    far = apart[i]
+                    if far is None:
+                        far = apart[i] = distances(s, unit, foes)
                     found += plays(s, seat, card, unit, allies, foes, far)
     found.append(_END)
     return found
@@ -98,7 +101,7 @@ def combat_commands(s: Skirmish, seat: str) -> list[SkirmishCommand]:
 def plays(s: Skirmish, seat: str, card: Card, user: Unit, allies: list[str], foes: list[Unit],
           apart: list[int]) -> list[SkirmishCommand]:
     """Every way `user` can play `card`: `allies` are the keys of the seat's units on the
-    board, `foes` the opponents on the board it may target (`open_foes`), `apart` how far
+    board, `foes` the opponents on the board it may target (`targetable_of`), `apart` how far
     each of them is from `user`."""
     exerts = (False, True) if card.keyword == "exert" and s.player(seat).max_ap >= 1 else (False,)
     targets: list[str | None]
