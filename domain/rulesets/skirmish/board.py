@@ -78,27 +78,20 @@ def _worked(s: Skirmish, board: Board) -> _Worked:
 
 
 def _worked_out(s: Skirmish, board: Board) -> _Worked:
-    """`_worked` read afresh from the units, and kept for their dict."""
-    global _last
-    known = _known(board)
-    bits, first = known.bits, SEATS[0]
-    ours = theirs = 0               # locals, not attributes, while the units are read
-    for u in s.units.values():
-        cell = u.cell
-        if cell is not None and not u.fainted:
-            if u.seat == first:
-                ours |= bits[cell]
-            else:
-                theirs |= bits[cell]
-    worked = _Worked(known, ours, theirs)
-    _last = (s.units, board, worked)
-    return worked
+    """`_worked` read afresh from the units (`board` is the state's own), and kept."""
+    return _read(s, SEATS[0])[2]
 
 
 def sides(s: Skirmish, seat: str) -> tuple[list[Unit], list[Unit]]:
     """The seat's fielded units on the board (`Skirmish.fielded_on_board`) and the opponents on
     the board, each in team order (the order of the units dict), in one pass over the units;
     the tiles they stand on are kept for the walks in this state (`_worked`) on the way."""
+    ours, theirs, _ = _read(s, seat)
+    return ours, theirs
+
+
+def _read(s: Skirmish, seat: str) -> tuple[list[Unit], list[Unit], _Worked]:
+    """`sides`, and the tiles each side stands on, kept for the units dict (`_last`)."""
     global _last
     board = board_of(s)
     known = _known(board)
@@ -115,8 +108,9 @@ def sides(s: Skirmish, seat: str) -> tuple[list[Unit], list[Unit]]:
                 theirs.append(u)
             elif u.fielded:
                 ours.append(u)
-    _last = (s.units, board, _Worked(known, mine, other))
-    return ours, theirs
+    worked = _Worked(known, mine, other)
+    _last = (s.units, board, worked)
+    return ours, theirs, worked
 
 
 def _walks(board: Board, worked: _Worked, unit: Unit, budget: int, goal: Cell | None = None) -> Flood:
