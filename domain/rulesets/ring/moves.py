@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from itertools import compress
 from operator import is_not
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
 from msgspec.structs import replace
 
@@ -40,7 +40,7 @@ def active_effects(s: Ring) -> tuple[Effect, ...]:
     last = _last
     if last[0] is s.dynamics and last[1] is s.down and last[2] is s.disabled:
         return last[3]
-    if last[1] is s.down and last[2] is s.disabled and _renamed(last[0], s.dynamics) == 0:  # type: ignore[arg-type]
+    if last[1] is s.down and last[2] is s.disabled and _same_names(last[0], s.dynamics):
         found = last[3]             # only what `_active` does not read changed (a severity, say)
     else:
         found = _active(s.dynamics, s.down, s.disabled)
@@ -48,16 +48,16 @@ def active_effects(s: Ring) -> tuple[Effect, ...]:
     return found
 
 
-def _renamed(old: tuple[Dyn, ...], new: tuple[Dyn, ...]) -> int:
-    """How many Dynamics of `new` differ from those at the same place in `old` in what
-    `_active` reads of them (id, kind, source, carrier, target); -1 when a Dynamic came or
-    went. A severity change makes a new tuple with one new record in the old one's place:
-    the records that stay the same objects are passed over without a Python step each."""
-    if len(old) != len(new):
-        return -1
-    return sum([1 for a, b in compress(zip(old, new), map(is_not, old, new))
-                if a.id != b.id or a.kind != b.kind or a.source != b.source or a.unit != b.unit
-                or a.target != b.target])
+def _same_names(old: object, new: tuple[Dyn, ...]) -> TypeGuard[tuple[Dyn, ...]]:
+    """Whether `old` is a tuple of Dynamics that match `new`'s, place by place, in what
+    `_active` reads of them (id, kind, source, carrier, target). A severity change makes a new
+    tuple with one new record in the old one's place: the records that stay the same objects
+    are passed over without a Python step each."""
+    if type(old) is not tuple or len(old) != len(new):
+        return False
+    return not any([1 for a, b in compress(zip(old, new), map(is_not, old, new))
+                    if a.id != b.id or a.kind != b.kind or a.source != b.source or a.unit != b.unit
+                    or a.target != b.target])
 
 
 def _active(dynamics: tuple[Dyn, ...], down: frozenset[str],
@@ -102,7 +102,7 @@ def dynamics_by_id(s: Ring) -> dict[str, Dyn]:
 def _reindex(dynamics: tuple[Dyn, ...]) -> dict[str, Dyn]:
     global _index
     last = _index
-    if type(last[0]) is tuple and _renamed(last[0], dynamics) == 0:
+    if _same_names(last[0], dynamics):
         # The same ids in the same places: the last index, with the records that changed
         found = last[1].copy()
         for a, b in compress(zip(last[0], dynamics), map(is_not, last[0], dynamics)):
@@ -309,7 +309,7 @@ def severity_events(s: Ring, dyn: Dyn, delta: int) -> list[Event]:
     return [ev.SeverityChanged(id=dyn.id, severity=new, delta=new - dyn.severity)] if new != dyn.severity else []
 
 
-def add_dynamic(b: RingResolver, kind: str, *, source: str, severity: int, seat: str | None = None,
+def add_dynamic(b: Resolver[Ring], kind: str, *, source: str, severity: int, seat: str | None = None,
                 unit: str | None = None, target: str | None = None, by: str | None = None) -> None:
     """Put a Dynamic into play; the same removable Dynamic on the same carrier grows instead."""
     severity = max(1, min(10, severity))
@@ -325,7 +325,7 @@ def add_dynamic(b: RingResolver, kind: str, *, source: str, severity: int, seat:
                             target=target, severity=severity, by=by))
 
 
-def grants(b: RingResolver, grants_: Iterable[object], *, source: str, seat: str | None,
+def grants(b: Resolver[Ring], grants_: Iterable[object], *, source: str, seat: str | None,
            unit: str | None = None) -> None:
     for grant in grants_:
         add_dynamic(b, grant.kind, source=source, severity=grant.severity, seat=seat, unit=unit,  # type: ignore[attr-defined]

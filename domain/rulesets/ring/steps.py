@@ -13,7 +13,7 @@ from domain.engine.registry import Registry
 from . import events as ev
 from .content import Ability, content, Step
 from .formulas import damage as default_damage
-from .moves import RingResolver, add_dynamic, change_mp, equipment_back, part, reduce_hp, restore_hp, severity_events
+from .moves import add_dynamic, change_mp, equipment_back, part, reduce_hp, restore_hp, severity_events
 from .roster import unequipped_pools
 from .state import Ring, opponent, seat_of
 
@@ -87,7 +87,7 @@ def mp(b: Resolver[Ring], use: Use, st: Step) -> None:
 
 
 @step("augment")
-def augment(b: RingResolver, use: Use, st: Step) -> None:
+def augment(b: Resolver[Ring], use: Use, st: Step) -> None:
     delta = amount(st, use)
     for key in use.units(b.state, st):
         if delta and key not in b.state.down:
@@ -127,7 +127,7 @@ def lp(b: Resolver[Ring], use: Use, st: Step) -> None:
 
 
 @step("inflict")
-def inflict(b: RingResolver, use: Use, st: Step) -> None:
+def inflict(b: Resolver[Ring], use: Use, st: Step) -> None:
     """Put a Dynamic into play on each target (its severity and chance by effectiveness)."""
     severity, chance = st.severity[use.tier], st.chance[use.tier]
     if severity <= 0 or st.dynamic is None:

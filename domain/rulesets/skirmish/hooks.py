@@ -135,19 +135,14 @@ def may_move_attack(s: Skirmish, units: Sequence[Unit]) -> tuple[list[bool], lis
     The effects that do (Adrenaline, Restrained) change only their owner's: a unit whose own
     talent and chips hook none is allowed each act it has not spent, whatever else is in force."""
     moving, striking = [], []       # `may_each`'s own loop, for both acts at once
-    if hooked(s, Allowance):
-        wanted = HOOKS.kinds_on(Phase.BEFORE, Allowance)
-        for unit in units:
-            if _own_kinds(unit, wanted):
-                moving.append(allowance(s, unit, "move").allowed)
-                striking.append(allowance(s, unit, "attack").allowed)
-            else:
-                moving.append(not unit.moved)
-                striking.append(not unit.attacked)
-        return moving, striking
+    wanted = HOOKS.kinds_on(Phase.BEFORE, Allowance) if hooked(s, Allowance) else frozenset()
     for unit in units:
-        moving.append(not unit.moved)
-        striking.append(not unit.attacked)
+        if wanted and _own_kinds(unit, wanted):
+            moving.append(allowance(s, unit, "move").allowed)
+            striking.append(allowance(s, unit, "attack").allowed)
+        else:
+            moving.append(not unit.moved)
+            striking.append(not unit.attacked)
     return moving, striking
 
 
