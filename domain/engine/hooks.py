@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import msgspec
 
 from .errors import ResolveDepthExceeded
-from .hook_plans import PLANNED_EFFECTS, Handler, Known, planned
+from .hook_plans import PLANNED_EFFECTS, Handler, Known, known_effects, planned
 from .events import Event
 from .registry import Registry, caller_place
 from .decision import Decision
@@ -142,11 +142,11 @@ class Hooks:
         if known is None or known[0] is not effects:
             if len(self._by_identity) > PLANNED_EFFECTS:
                 self._by_identity.clear()
-            known = self._by_identity[id(effects)] = [effects, {}, {}, None]
+            known = self._by_identity[id(effects)] = known_effects(effects)
         plans = known[1] if phase == _BEFORE else known[2]
         plan = plans.get(on)
         if plan is None:
-            plan = plans[on] = planned(self._table.get((phase, on)), known, BoundEffect)
+            plan = plans[on] = planned(self._table.get((phase, on)), self.kinds_on(phase, on), known, BoundEffect)
         return plan
 
 

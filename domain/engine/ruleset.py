@@ -33,7 +33,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol
 
-import msgspec
 from typing_extensions import TypeVar
 
 from .bots import BotFactory

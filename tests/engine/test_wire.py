@@ -97,3 +97,21 @@ def test_an_integer_too_long_to_print_is_refused_and_described():
         check_wire({"n": 10**5000}, "command")
     assert refused.value.details["field"] == "command.n"
     assert quote(10**5000) == "<an integer of 16610 bits>"
+
+
+def test_a_value_that_passed_is_known_by_its_exact_types_and_values():
+    """Given a setup that passed, when it is sent again, then it passes; when a value like it
+    holds a lone surrogate, an integer past 64 bits, NaN, or a str subclass holding a lone
+    surrogate, then each is refused, every time: a refused value is never remembered."""
+    good = {"deck": ["jab", "hook"], "n": INT_MAX, "x": 1.5}
+    check_wire(good, "setup")
+    check_wire({"deck": ["jab", "hook"], "n": INT_MAX, "x": 1.5}, "setup")
+
+    class Text(str):
+        pass
+    for bad in ({"deck": ["jab", "\ud800"], "n": INT_MAX, "x": 1.5},
+                {"deck": ["jab", "hook"], "n": INT_MAX + 1, "x": 1.5},
+                {"deck": ["jab", "hook"], "n": INT_MAX, "x": math.nan},
+                {"deck": ["jab", Text("\ud800")], "n": 1}):
+        for _ in range(2):
+            refused(bad, "setup")

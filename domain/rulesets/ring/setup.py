@@ -12,6 +12,7 @@ import msgspec
 from domain.engine.content import check_keys, error_path, new_inputs, seat_part
 from domain.engine.content import parse_params as typed_params
 from domain.engine.errors import SetupError
+from domain.engine.parsed import SetupCache, Wanted
 
 from .content import ATTRIBUTES, Content, content, Deck, DeckUnit
 from .roster import MAX_LEVEL, equipped_pools, gp_spent
@@ -28,7 +29,7 @@ class RingSetup(msgspec.Struct, frozen=True, kw_only=True):
     battlefield: str | None = None
 
 
-def parse_setup(raw: Mapping[str, Any]) -> RingSetup:
+def _parse_setup(raw: Mapping[str, Any]) -> RingSetup:
     """The setup; params it leaves out take the defaults of the release in force."""
     check_keys(raw, {*SEATS, "params", "battlefield"})
     params = parse_params(raw.get("params", {}))
@@ -41,6 +42,27 @@ def parse_setup(raw: Mapping[str, Any]) -> RingSetup:
         decks[seat] = parse_deck(f"{seat}.deck", seat_raw.get("deck"), params)
         condition[seat] = parse_condition(f"{seat}.condition", seat_raw.get("condition", {}), decks[seat])
     return RingSetup(params=params, decks=decks, condition=condition, battlefield=battlefield)
+
+
+def _wanted(known: Content, setup: RingSetup) -> Wanted:
+    """The content records a parse of `setup` read: the presets, leaders and battlefield, and
+    each deck unit's record, equipment, priorities and items."""
+    wanted: Wanted = [("decks", name) for name in known.decks]
+    if setup.battlefield is not None:
+        wanted.append(("battlefields", setup.battlefield))
+    for deck in setup.decks.values():
+        wanted.append(("leaders", deck.leader))
+        for entry in deck.units:
+            wanted.append(("units", entry.unit))
+            if entry.equipment is not None:
+                wanted.append(("equipment", entry.equipment))
+            wanted += [("abilities", a) for a in entry.priorities]
+        wanted += [("items", i) for i in deck.items]
+    return wanted
+
+
+# `_parse_setup`, once for the same inputs (`SetupCache` says what it keeps by).
+parse_setup = SetupCache(_parse_setup, Params, content, _wanted)
 
 
 def parse_params(raw: Any) -> Params:

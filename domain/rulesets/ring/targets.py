@@ -6,8 +6,7 @@ content (`battle_options`), and `decide` takes a command found among them as che
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
-from functools import partial
+from collections.abc import Collection, Sequence
 from itertools import combinations
 
 from domain.engine.errors import RuleViolation
@@ -135,13 +134,24 @@ def _leader_ability_blocked(s: Ring, seat: str, ability: Ability, ap: int, check
 def swap_cost(s: Ring, seat: str) -> int:
     if s.swap_required:
         return 0
-    cost = content().leaders[s.side(seat).leader].swap_cost
+    rules, leader = content(), s.side(seat).leader
     found = modifiers(s, SwapCost)
     if not found:                   # nothing in play changes it: `effective` would hand it back
-        return max(0, cost)
-    changed = through(s, found, SwapCost(seat=seat, amount=cost))
+        return max(0, rules.leaders[leader].swap_cost)
+    # The modifiers read only the Dynamics in play (the same tuple: the same records) and the
+    # seat: the last cost worked out for the seat serves while those and its leader stay.
+    last = _SWAP_COSTS.get(seat)
+    if last is not None and last[0] is s.dynamics and last[1] is found and last[2] is rules and last[3] == leader:
+        return last[4]
+    changed = through(s, found, SwapCost(seat=seat, amount=rules.leaders[leader].swap_cost))
     assert changed is not None, "no Dynamic cancels a swap cost; they only change the amount"
-    return max(0, changed.amount)
+    cost = max(0, changed.amount)
+    _SWAP_COSTS[seat] = (s.dynamics, found, rules, leader, cost)
+    return cost
+
+
+# seat -> (the Dynamics in play, their `SwapCost` modifiers, the content, the leader, the cost)
+_SWAP_COSTS: dict[str, tuple[object, object, object, str, int]] = {}
 
 
 def item_cost(s: Ring, seat: str) -> int:
@@ -229,7 +239,7 @@ def battle_actions(s: Ring, seat: str) -> tuple[RingCommand, ...]:
     ring = s.units[side.ring] if side.ring is not None else None
     menu = _menu(s, seat, side, ring)
     checks = modifiers(s, AbilityCheck)
-    blocks = ability_blocks(s, checks) if checks else OPEN
+    blocks = _blocks(s, checks) if checks else OPEN
     least, stunned = blocks if blocks is not None else OPEN
     found: list[RingCommand] = []
     if menu.abilities:                              # a Ring unit that is not down
@@ -239,17 +249,14 @@ def battle_actions(s: Ring, seat: str) -> tuple[RingCommand, ...]:
             if cost <= ap and need <= mp and (
                     need < least and unit_open if blocks is not None
                     else through(s, checks, AbilityCheck(seat=seat, unit=ring.key, ability=aid, mp=need)) is not None):
-                found += listed_ if listed_ is not None else _aimed(
-                    s, seat, ring, ability, partial(UseAbility, ability=aid))
+                found += listed_ if listed_ is not None else _aimed(s, seat, ring, ability, UseAbility, aid)
     for cost, aid, listed_, ability in menu.leader:
         if cost <= ap and (0 < least if blocks is not None
                            else through(s, checks, AbilityCheck(seat=seat, unit=None, ability=aid, mp=0)) is not None):
-            found += listed_ if listed_ is not None else _aimed(
-                s, seat, ring, ability, partial(UseLeaderAbility, ability=aid))
+            found += listed_ if listed_ is not None else _aimed(s, seat, ring, ability, UseLeaderAbility, aid)
     if menu.items and menu.item_cost <= ap:
         for item, listed_, ability in menu.items:
-            found += listed_ if listed_ is not None else _aimed(
-                s, seat, ring, ability, partial(UseItem, item=item))
+            found += listed_ if listed_ is not None else _aimed(s, seat, ring, ability, UseItem, item)
     if menu.swaps and swap_cost(s, seat) <= ap:
         found += menu.swaps
     if can_strike(s, seat):
@@ -258,15 +265,55 @@ def battle_actions(s: Ring, seat: str) -> tuple[RingCommand, ...]:
     return tuple(found)
 
 
-def _aimed(s: Ring, seat: str, ring: Fighter | None, ability: Ability,
-           command: Callable[..., RingCommand]) -> list[RingCommand]:
+# (the Dynamics in play, their `AbilityCheck` modifiers, the content, `ability_blocks` of them)
+_BLOCKS: tuple[object, object, object, tuple[int, Collection[str]] | None] = (None, None, None, None)
+
+
+def _blocks(s: Ring, checks: Modifiers) -> tuple[int, Collection[str]] | None:
+    """`ability_blocks`, kept while the Dynamics in play stay the same tuple (the hooks read
+    only their records) and so do their modifiers and the content."""
+    global _BLOCKS
+    last, rules = _BLOCKS, content()
+    if last[0] is s.dynamics and last[1] is checks and last[2] is rules:
+        return last[3]
+    found = ability_blocks(s, checks)
+    _BLOCKS = (s.dynamics, checks, rules, found)
+    return found
+
+
+def _aimed(s: Ring, seat: str, ring: Fighter | None, ability: Ability, kind: Aimed, name: str) -> Commands:
     """The commands of an ability that targets a Dynamic, one per Dynamic it can target now."""
-    return [command(target=t) for t in target_options(s, seat, ring, ability)]
+    return commands(kind, name, target_options(s, seat, ring, ability))
 
 
-def _each(targets: Sequence[str | None] | None, command: Callable[..., RingCommand]) -> Listing:
+def _each(targets: Sequence[str | None] | None, kind: Aimed, name: str) -> Listing:
     """One command per target (None: the ability targets a Dynamic, read from each state)."""
-    return None if targets is None else tuple([command(target=t) for t in targets])
+    return None if targets is None else commands(kind, name, targets)
+
+
+Aimed = type[UseAbility] | type[UseLeaderAbility] | type[UseItem]
+Commands = tuple[RingCommand, ...]
+
+# (command class, its ability or item, the targets) -> one command per target. The same lists
+# come back in every battle, and commands are frozen: one list serves every menu that has it.
+_COMMANDS: dict[tuple[Aimed, str, tuple[str | None, ...]], Commands] = {}
+
+
+def commands(kind: Aimed, name: str, targets: Sequence[str | None]) -> Commands:
+    """`kind` of `name` (an ability, or an item for `UseItem`) at each of `targets`, in order."""
+    key = (kind, name, tuple(targets))
+    found = _COMMANDS.get(key)
+    if found is None:
+        if len(_COMMANDS) >= 8192:
+            _COMMANDS.clear()
+        if kind is UseItem:
+            found = tuple([UseItem(item=name, target=t) for t in targets])
+        elif kind is UseAbility:
+            found = tuple([UseAbility(ability=name, target=t) for t in targets])
+        else:
+            found = tuple([UseLeaderAbility(ability=name, target=t) for t in targets])
+        _COMMANDS[key] = found
+    return found
 
 
 Listing = tuple[RingCommand, ...] | None
@@ -332,16 +379,16 @@ def _listing(s: Ring, seat: str, side: Side, ring: Fighter | None, rules: Conten
     if ring is not None and ring.key not in s.down:
         for aid in loadout(ring):
             ability = rules.abilities[aid]
-            abilities.append((ability.ap, ability.mp, aid, _each(aims(ability), partial(UseAbility, ability=aid)),
+            abilities.append((ability.ap, ability.mp, aid, _each(aims(ability), UseAbility, aid),
                               ability))
     leader = []
     for aid in rules.leaders[side.leader].abilities:
         ability = rules.abilities[aid]
-        leader.append((ability.ap, aid, _each(aims(ability), partial(UseLeaderAbility, ability=aid)), ability))
+        leader.append((ability.ap, aid, _each(aims(ability), UseLeaderAbility, aid), ability))
     items = []
     for item in sorted(set(side.items)):
         ability = rules.item_abilities[item]
-        items.append((item, _each(aims(ability), partial(UseItem, item=item)), ability))
+        items.append((item, _each(aims(ability), UseItem, item), ability))
     swaps = tuple([Swap(unit=s.units[key].unit) for key in bench(s, seat)])
     return Menu(tuple(abilities), tuple(leader), tuple(items), rules.leaders[side.leader].item_cost, swaps)
 

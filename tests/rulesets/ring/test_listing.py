@@ -19,11 +19,11 @@ from domain.rulesets.ring import moves, targets
 from domain.rulesets.ring.commands import RingCommand, StrikeLeader, Swap, UseAbility, UseItem, UseLeaderAbility
 from domain.rulesets.ring.content import content
 from domain.rulesets.ring.effects.dynamics import OPEN, ability_blocks, keen_eye
-from domain.rulesets.ring.hooks import HOOKS, SEAT_BOUND, AbilityCheck
-from domain.rulesets.ring.moves import RingResolver, active_effects, dynamics_by_id, modifiers
+from domain.rulesets.ring.hooks import HOOKS, SEAT_BOUND, AbilityCheck, SwapCost
+from domain.rulesets.ring.moves import RingResolver, active_effects, dynamics_by_id, effective, modifiers
 from domain.rulesets.ring.roster import loadout
 from domain.rulesets.ring.state import Ring
-from domain.rulesets.ring.targets import (battle_actions, bench, can_strike, item_cost, leader_ability_ok, swap_cost,
+from domain.rulesets.ring.targets import (battle_actions, bench, can_strike, item_cost, leader_ability_ok,
                                           target_options, unit_ability_ok)
 
 from .build import dyn, ring, unit
@@ -47,7 +47,12 @@ def by_the_rules(s: Ring, seat: str) -> list[RingCommand]:
         for item in sorted(set(side.items)):
             found += [UseItem(item=item, target=t)
                       for t in target_options(s, seat, ring_unit, rules.item_abilities[item])]
-    if swap_cost(s, seat) <= side.ap:
+    cost = 0                    # the swap cost through every hook, nothing kept
+    if not s.swap_required:
+        changed = effective(s, SwapCost(seat=seat, amount=rules.leaders[side.leader].swap_cost))
+        assert changed is not None
+        cost = max(0, changed.amount)
+    if cost <= side.ap:
         found += [Swap(unit=s.units[k].unit) for k in bench(s, seat)]
     if can_strike(s, seat):
         found += [StrikeLeader(ap=n) for n in range(1, side.ap + 1)]
@@ -160,3 +165,13 @@ def test_events_applied_without_emit_chain_as_emitted_ones(monkeypatch):
     assert applied and not applied & (RingResolver.SETTLES | RingResolver.FOLLOWS)
     monkeypatch.setattr(RingResolver, "apply", RingResolver.emit)
     assert chains() == kept
+
+
+def test_command_lists_are_shared_and_equal_to_the_commands_made_afresh():
+    """Given an ability, a leader ability and an item with their targets, when their command
+    lists are asked for twice, then they are the commands made one by one, and the same list."""
+    for kind, name, field in ((UseAbility, "fire_bolt", "ability"), (UseLeaderAbility, "rally", "ability"),
+                              (UseItem, "potion", "item")):
+        listed = targets.commands(kind, name, ["p2.a", None])
+        assert listed == (kind(**{field: name, "target": "p2.a"}), kind(**{field: name, "target": None}))
+        assert targets.commands(kind, name, ("p2.a", None)) is listed

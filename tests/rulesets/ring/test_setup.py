@@ -286,3 +286,13 @@ def test_a_public_setup_alone_parses_with_empty_inventories():
     public, _ = seal_setup({"p1": {"deck": "ember_rush"}, "p2": {"deck": "iron_wall"}})
     parsed = parse_setup(public)
     assert (parsed.decks["p1"].items, parsed.decks["p2"].items) == ((), ())
+
+
+def test_a_setup_parsed_again_is_the_one_parse_of_it():
+    """Given the default setup and one of other presets, when each is parsed twice, then the
+    second parse is the first one's result, equal to a parse made afresh."""
+    from domain.rulesets.ring.setup import DEFAULT_SETUP, _parse_setup, parse_setup
+    for raw in (DEFAULT_SETUP, {"p1": {"deck": "iron_wall"}, "p2": {"deck": "ember_rush"}, "battlefield": None}):
+        first = parse_setup(raw)
+        assert parse_setup(dict(raw)) is first
+        assert first == _parse_setup(raw)
