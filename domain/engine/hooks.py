@@ -260,11 +260,11 @@ class Resolver(Generic[S]):
         if not effects:
             return
         planned_on = self.state
-        strict = not self.react_when_gone
         for effect, fn, bound in self._hooks.plan(_AFTER, type(event), effects):
             if bound is not None and getattr(event, bound) != effect.subject:  # type: ignore[attr-defined]
                 continue
-            if strict and self.state is not planned_on and not self.holds(effect):
+            # Only a reaction after one that changed the state can find its effect gone.
+            if self.state is not planned_on and not self.react_when_gone and not self.holds(effect):
                 continue
             reactions = fn(HookContext(effect, self), self.state, event)
             if reactions:

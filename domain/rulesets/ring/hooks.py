@@ -14,6 +14,12 @@ HOOKS = Hooks()
 # the other team skip the call. Every other carried Dynamic's subject is its carrier.
 SEAT_BOUND = frozenset({"burning", "venom", "regeneration"})
 
+# Kinds whose every hook is about its own team's seat (`subject="seat"`): each tests `covers`
+# (or its team) first, so a Dynamic that sits with a team changes nothing on the other team's
+# turn or query, and the call is skipped. One on the battlefield (no seat) covers both teams:
+# its effect is bound to nothing, and every such event calls it (`moves.active_effects`).
+TEAM_BOUND = frozenset({"keen_eye", "erosion", "mana_spring", "scorched_earth", "tailwind", "quick_hands"})
+
 
 class AbilityCheck(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     seat: str

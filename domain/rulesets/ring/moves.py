@@ -19,7 +19,7 @@ from domain.engine.hooks import BoundEffect, Effect, EventT, Handler, HookContex
 from . import events as ev
 from .content import content
 from .evolve import evolve
-from .hooks import HOOKS, SEAT_BOUND
+from .hooks import HOOKS, SEAT_BOUND, TEAM_BOUND
 from .state import DisabledEquipment, Dyn, Ring, seat_of
 
 UNIT_BOUND = ("unit", "equipment")          # seed 000: inactive while their unit is KO'd
@@ -50,46 +50,49 @@ def active_effects(s: Ring) -> tuple[Effect, ...]:
 
 def _same_names(old: object, new: tuple[Dyn, ...]) -> TypeGuard[tuple[Dyn, ...]]:
     """Whether `old` is a tuple of Dynamics that match `new`'s, place by place, in what
-    `_active` reads of them (id, kind, source, carrier, target). A severity change makes a new
+    `_active` reads of them (id, kind, source, seat, carrier, target). A severity change makes a new
     tuple with one new record in the old one's place: the records that stay the same objects
     are passed over without a Python step each."""
     if type(old) is not tuple or len(old) != len(new):
         return False
     return not any([1 for a, b in compress(zip(old, new), map(is_not, old, new))
                     if a.id != b.id or a.kind != b.kind or a.source != b.source or a.unit != b.unit
-                    or a.target != b.target])
+                    or a.target != b.target or a.seat != b.seat])
 
 
 def _active(dynamics: tuple[Dyn, ...], down: frozenset[str],
-            disabled: tuple[DisabledEquipment, ...]) -> tuple[BoundEffect, ...]:
+            disabled: tuple[DisabledEquipment, ...]) -> tuple[Effect, ...]:
     """Dynamics in effect, in the order they came into play. A seal blocks its target; a
     seal never targets a Dynamic-on-Dynamic, so one pass is enough. Unit and Equipment
     Dynamics are out while their unit is KO'd; Equipment Dynamics while its equipment is
     disabled (seed 000, Add Dynamics)."""
     sealed = {d.target for d in dynamics if d.kind == "seal" and d.target is not None}
     disarmed = {off.unit for off in disabled} if disabled else ()
-    # An effect names its Dynamic and its carrier, which never change (hooks read the rest
-    # from the state), so a severity change gives the same effects: the same tuple object,
-    # whose hook plans stay known, found by those names (plain strings, quick to hash). The
-    # carrier lets hooks on a unit's events skip other units' Dynamics.
-    named = tuple([(d.kind, d.id, d.unit) for d in dynamics
+    # An effect names its Dynamic, its carrier and its team, which never change (hooks read
+    # the rest from the state), so a severity change gives the same effects: the same tuple
+    # object, whose hook plans stay known, found by those names (plain strings, quick to hash).
+    # The carrier or team lets hooks on a unit's or a team's events skip other Dynamics.
+    named = tuple([(d.kind, d.id, d.unit, d.seat) for d in dynamics
                    if d.id not in sealed and not (d.source in UNIT_BOUND and d.unit in down)
                    and not (d.source == "equipment" and d.unit in disarmed)])
     found = _INTERNED.get(named)
     if found is None:
         if len(_INTERNED) > 8192:
             _INTERNED.clear()
-        found = _INTERNED[named] = tuple([BoundEffect(kind=kind, owner=owner, subject=_subject(kind, unit))
-                                          for kind, owner, unit in named])
+        found = _INTERNED[named] = tuple([_effect(*names) for names in named])
     return found
 
 
-def _subject(kind: str, unit: str | None) -> str | None:
-    """What an effect is bound to: its carrier, or the carrier's seat for a `SEAT_BOUND` kind."""
-    return seat_of(unit) if unit is not None and kind in SEAT_BOUND else unit
+def _effect(kind: str, owner: str, unit: str | None, seat: str | None) -> Effect:
+    """The effect of a Dynamic, bound to its carrier; a `SEAT_BOUND` kind's to the carrier's
+    seat, a `TEAM_BOUND` kind's to its team (bound to nothing on the battlefield)."""
+    if kind in TEAM_BOUND:
+        return Effect(kind=kind, owner=owner) if seat is None else BoundEffect(kind=kind, owner=owner, subject=seat)
+    subject = seat_of(unit) if unit is not None and kind in SEAT_BOUND else unit
+    return BoundEffect(kind=kind, owner=owner, subject=subject)
 
 
-_INTERNED: dict[tuple[tuple[str, str, str | None], ...], tuple[BoundEffect, ...]] = {}
+_INTERNED: dict[tuple[tuple[str, str, str | None, str | None], ...], tuple[Effect, ...]] = {}
 _index: tuple[object, dict[str, Dyn]] = (None, {})
 
 

@@ -12,14 +12,14 @@ from msgspec.structs import replace
 
 from domain.ai import get_policy
 from domain.ai.match import play, seeded_bytes
-from domain.engine.hooks import BoundEffect, HookContext, Phase
+from domain.engine.hooks import BoundEffect, Effect, HookContext, Phase
 from domain.engine.ruleset import get_ruleset
 from domain.rulesets.ring import events as ev
 from domain.rulesets.ring import moves, targets
 from domain.rulesets.ring.commands import RingCommand, StrikeLeader, Swap, UseAbility, UseItem, UseLeaderAbility
 from domain.rulesets.ring.content import content
 from domain.rulesets.ring.effects.dynamics import OPEN, ability_blocks, keen_eye
-from domain.rulesets.ring.hooks import HOOKS, SEAT_BOUND, AbilityCheck, SwapCost
+from domain.rulesets.ring.hooks import HOOKS, SEAT_BOUND, TEAM_BOUND, AbilityCheck, Odds, SwapCost
 from domain.rulesets.ring.moves import RingResolver, active_effects, dynamics_by_id, effective, modifiers
 from domain.rulesets.ring.roster import loadout
 from domain.rulesets.ring.state import Ring
@@ -139,6 +139,8 @@ def test_seat_bound_kinds_hook_only_the_start_of_their_carriers_team_turn():
                 for _, _, bound in HOOKS.plan(phase, on, (effect,))]
         if kind in SEAT_BOUND:
             assert rows == [(Phase.AFTER, ev.TurnStarted, "seat")]
+        elif kind in TEAM_BOUND:
+            assert rows and all(bound == "seat" for _, _, bound in rows)
         else:
             assert all(bound != "seat" for _, _, bound in rows)
     carried = dyn("d1", "burning", unit="p2.iron_boar", source="ability")
@@ -175,3 +177,20 @@ def test_command_lists_are_shared_and_equal_to_the_commands_made_afresh():
         listed = targets.commands(kind, name, ["p2.a", None])
         assert listed == (kind(**{field: name, "target": "p2.a"}), kind(**{field: name, "target": None}))
         assert targets.commands(kind, name, ("p2.a", None)) is listed
+
+
+def test_a_team_bound_dynamic_is_asked_on_its_own_teams_events_and_a_field_one_on_both():
+    """Given Keen Eye with the p1 team and Keen Eye on the battlefield (no seat), when each
+    team's effectiveness odds are modified, then p1's go through both and p2's through the
+    battlefield's alone: a team's Dynamic changes nothing for the other team (`covers`)."""
+    team, field = dyn("d1", "keen_eye", source="leader", seat="p1"), dyn("d2", "keen_eye", source="battlefield")
+    s = ring([unit("p1", "grizzlor")], [unit("p2", "iron_boar")], dynamics=[team, field])
+    assert active_effects(s) == (BoundEffect(kind="keen_eye", owner="d1", subject="p1"),
+                                 Effect(kind="keen_eye", owner="d2"))
+    for seat, owners in (("p1", ["d1", "d2"]), ("p2", ["d2"])):
+        asked = [e.owner for e, _, bound in HOOKS.plan(Phase.BEFORE, Odds, active_effects(s))
+                 if bound is None or e.subject == seat]
+        assert asked == owners
+        odds = effective(s, Odds(seat=seat, ability="x", glancing=1500, normal=7000, critical=1500))
+        # keen_eye at severity 5: value 0 + scale 200 x 5 = 1,000 basis points from Normal to Critical each
+        assert odds is not None and odds.critical == 1500 + 1000 * len(owners)

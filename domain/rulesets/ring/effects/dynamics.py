@@ -107,19 +107,19 @@ def ability_blocks(s: Ring, checks: Modifiers) -> tuple[int, Collection[str]] | 
     return least, units
 
 
-@HOOKS.hook(Phase.BEFORE, on=SwapCost, kind="quick_hands")
+@HOOKS.hook(Phase.BEFORE, on=SwapCost, kind="quick_hands", subject="seat")
 def quick_hands(ctx: HookContext, s: Ring, q: SwapCost) -> SwapCost:
     d = dyn(ctx, s)
     return replace(q, amount=max(0, q.amount - magnitude(d))) if covers(d, q.seat) else q
 
 
-@HOOKS.hook(Phase.BEFORE, on=ApRestore, kind="tailwind")
+@HOOKS.hook(Phase.BEFORE, on=ApRestore, kind="tailwind", subject="seat")
 def tailwind(ctx: HookContext, s: Ring, q: ApRestore) -> ApRestore:
     d = dyn(ctx, s)
     return replace(q, amount=q.amount + magnitude(d)) if covers(d, q.seat) else q
 
 
-@HOOKS.hook(Phase.BEFORE, on=Odds, kind="keen_eye")
+@HOOKS.hook(Phase.BEFORE, on=Odds, kind="keen_eye", subject="seat")
 def keen_eye(ctx: HookContext, s: Ring, q: Odds) -> Odds:
     d = dyn(ctx, s)
     if not covers(d, q.seat) or q.normal == 0:

@@ -42,7 +42,7 @@ def regeneration(ctx: HookContext, s: Ring, e: ev.TurnStarted) -> list[ev.Event]
     return [ev.HpRestored(unit=unit, amount=magnitude(dyn(ctx, s)))]
 
 
-@HOOKS.hook(Phase.AFTER, on=ev.TurnStarted, kind="mana_spring")
+@HOOKS.hook(Phase.AFTER, on=ev.TurnStarted, kind="mana_spring", subject="seat")
 def mana_spring(ctx: HookContext, s: Ring, e: ev.TurnStarted) -> list[ev.Event]:
     d = dyn(ctx, s)
     ring = s.ring_unit(e.seat)
@@ -52,7 +52,7 @@ def mana_spring(ctx: HookContext, s: Ring, e: ev.TurnStarted) -> list[ev.Event]:
     return [ev.MpChanged(unit=ring.key, delta=gain)] if gain > 0 else []
 
 
-@HOOKS.hook(Phase.AFTER, on=ev.TurnStarted, kind="scorched_earth")
+@HOOKS.hook(Phase.AFTER, on=ev.TurnStarted, kind="scorched_earth", subject="seat")
 def scorched_earth(ctx: HookContext, s: Ring, e: ev.TurnStarted) -> list[ev.Event]:
     d = dyn(ctx, s)
     ring = s.ring_unit(e.seat)
@@ -62,7 +62,7 @@ def scorched_earth(ctx: HookContext, s: Ring, e: ev.TurnStarted) -> list[ev.Even
     return reduce_hp_events(s, ring.key, magnitude(d), by=None, kind="dynamic")
 
 
-@HOOKS.hook(Phase.AFTER, on=ev.TurnStarted, kind="erosion")
+@HOOKS.hook(Phase.AFTER, on=ev.TurnStarted, kind="erosion", subject="seat")
 def erosion(ctx: HookContext, s: Ring, e: ev.TurnStarted) -> list[ev.Event]:
     """Dynamic-on-Dynamic: wears its target's severity down on its owner's turns."""
     d = dyn(ctx, s)
