@@ -108,7 +108,7 @@ def play(ruleset: Ruleset[Any], bots: Mapping[str, Bot], *, battle_id: str, reve
                 seen = len(records)
             legal = ruleset.legal_commands(state.game, seat)
             choice = bot_choice(bots[seat], ruleset, state.game, seat, legal, rng, memories.get(seat))
-            state, batch = decide_batch(ruleset, state, seat, choice, at_ms=at_ms)
+            state, batch = decide_batch(ruleset, state, seat, choice, at_ms=at_ms, awaited=waiting)
         records.extend(batch)
         decisions += 1
         if pacing is not None and at_ms is not None and state.outcome is None:

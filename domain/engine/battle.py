@@ -5,7 +5,7 @@ functions, so a re-simulation is the very code path that produced the log.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from hashlib import blake2b
 from typing import Annotated, Any, NamedTuple
 
@@ -233,16 +233,18 @@ def check_players(ruleset: Ruleset[Any], table: Table, players: Mapping[str, Any
 
 
 def decide_batch(ruleset: Ruleset[Any], state: BattleState, seat: str, command: Command | Mapping[str, Any], *,
-                 wire_checked: bool = False, at_ms: int | None = None) -> tuple[BattleState, list[Recorded]]:
+                 wire_checked: bool = False, at_ms: int | None = None,
+                 awaited: Collection[str] | None = None) -> tuple[BattleState, list[Recorded]]:
     """One command: check whose turn it is, run `decide`, chain the events, end if decided.
     A command given as JSON is checked to be storable (`check_wire`), unless the caller
     says it has checked it already (`wire_checked`). A clocked battle needs `at_ms`, the time
-    the command was accepted: TimeOut if the seat's time had run out by then."""
+    the command was accepted: TimeOut if the seat's time had run out by then. `awaited`: the
+    seats `ruleset.awaiting` gave for this state, where the caller has just asked."""
     if state.outcome is not None:
         raise BattleOver("the battle is over", seq=state.seq)
     if not state.table.has_seat(seat):
         raise RuleViolation(f"{quote(seat)} is not a seat of this battle")
-    waiting = ruleset.awaiting(state.game)
+    waiting = ruleset.awaiting(state.game) if awaited is None else awaited
     if seat not in waiting and _wire_type(command) not in ruleset.anytime:
         raise NotYourTurn(f"{seat} cannot act now; waiting for {', '.join(sorted(waiting)) or 'nobody'}",
                           awaiting=sorted(waiting))

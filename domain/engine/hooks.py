@@ -97,6 +97,7 @@ class Hooks:
         self._by_identity: dict[int, Known] = {}
         self.kinds: set[str] = set()
         self._kinds_on: dict[tuple[Phase, type], frozenset[str]] = {}      # `kinds_on`, as asked
+        self._around: dict[type, frozenset[type] | None] = {}              # `around`, as asked
 
     def hook(self, phase: Phase, *, on: type, kind: str, priority: int = 0,
              subject: str | None = None) -> Callable[[Handler], Handler]:
@@ -113,9 +114,21 @@ class Hooks:
             (self.before if phase == _BEFORE else self.after).add(on)
             self._by_identity.clear()
             self._kinds_on.clear()
+            self._around.clear()
             self.kinds.add(kind)
             return fn
         return register
+
+    def around(self, resolver: type[Resolver[Any]]) -> frozenset[type] | None:
+        """The event types something runs around in a resolver of this class: a modifier, a
+        reaction, its `settle` or its `follow` (None: every type, as a `settle` or `follow`
+        about every type has it). `Resolver.apply` records any other type at once."""
+        if resolver in self._around:
+            return self._around[resolver]
+        settles, follows = resolver._settles, resolver._follows
+        found = None if settles is None or follows is None else frozenset(self.before | self.after | settles | follows)
+        self._around[resolver] = found
+        return found
 
     def kinds_on(self, phase: Phase, on: type) -> frozenset[str]:
         """The effect kinds with a handler on this phase of `on`: with none of them in force, a
@@ -191,6 +204,7 @@ class Resolver(Generic[S]):
         # The hooks' own sets, not copies: a hook registered later is still seen.
         self._before = hooks.before
         self._after = hooks.after
+        self._around = hooks.around(type(self))
 
     def query(self, proposal: Any) -> Any:
         """Run BEFORE modifiers over a query (a cost, a draw count) and return the result."""
@@ -238,10 +252,8 @@ class Resolver(Generic[S]):
         is about its type (the rules' own record of a command, say: AP spent, an ability
         announced). It is applied and logged at once, as `emit` would; any other goes through
         `emit`, so the two never differ."""
-        kind = type(event)
-        settles, follows = self._settles, self._follows
-        if (kind in self._before or kind in self._after or settles is None or kind in settles
-                or follows is None or kind in follows or self.scheduled or self._depth >= self._cap):
+        around = self._around
+        if around is None or type(event) in around or self.scheduled or self._depth >= self._cap:
             self.emit(event)
         else:
             self._record(event)

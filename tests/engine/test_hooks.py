@@ -325,3 +325,17 @@ def test_apply_logs_and_changes_what_emit_would(resolver, effects, event):
     emitted.emit(event)
     assert applied.events == emitted.events and applied.state == emitted.state
     assert event.TOPIC in [e.TOPIC for e in applied.events]
+
+
+def test_a_type_hooked_after_a_resolver_class_was_asked_about_goes_through_emit():
+    """Given a resolver class whose `around` was asked before a reaction to `Noted` existed,
+    when the reaction is registered and a new resolver applies a `Noted`, then the reaction
+    runs: registering a hook forgets what `around` answered."""
+    hooks = Hooks()
+    assert Noted not in hooks.around(Resolver)
+    hooks.hook(Phase.AFTER, on=Noted, kind="echo")(lambda ctx, s, e: [Healed(target="a")])
+    assert Noted in hooks.around(Resolver) and hooks.around(Following) is not None
+    board = Board(hp={"a": 5, "b": 10}, effects=(Effect(kind="echo", owner="a"),))
+    applied = Resolver(board, evolve, hooks, lambda s: s.effects, None)
+    applied.apply(Noted(text="heard"))
+    assert [e.TOPIC for e in applied.events] == ["test.Noted", "engine.EffectTriggered", "test.Healed"]
