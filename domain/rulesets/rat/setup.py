@@ -6,17 +6,14 @@ seat's secret (sealed); who is in the party is public.
 """
 from __future__ import annotations
 
-import marshal
 from collections.abc import Mapping
-from itertools import repeat
-from operator import is_
-from typing import Any, NamedTuple, cast
+from typing import Any
 
 import msgspec
 
-from domain.engine.content import PARAM_MAX, check_keys, new_inputs, parse_params
+from domain.engine.content import PARAM_MAX, check_keys, parse_params
 from domain.engine.errors import SetupError
-from domain.engine.in_force import param_defaults
+from domain.engine.parsed import SetupCache, Wanted
 from domain.engine.table import Table
 
 from .content import AI_LEVELS, SLOT_KINDS, Content, content
@@ -62,90 +59,15 @@ DEFAULT_SETUP: dict[str, Any] = {
 }
 
 
-class _NotPlain(Exception):
-    """A setup holding something other than JSON's own types: parsed afresh, kept nowhere."""
-
-
-def _plain(value: Any) -> None:
-    """Raise `_NotPlain` unless `value` holds JSON's own types only, exactly (no subclass, no
-    tuple): the setups `parse_setup` keeps are these."""
-    kind = type(value)
-    if kind is dict:
-        for k, x in value.items():
-            if type(k) is not str:
-                _plain(k)
-            if type(x) is not str:
-                _plain(x)
-    elif kind is list:
-        for x in value:
-            if type(x) is not str:
-                _plain(x)
-    elif not (kind is str or kind is int or kind is bool or kind is float or value is None):
-        raise _NotPlain
-
-
-class Reads(NamedTuple):
-    """The content records an answer kept for later read: each one's table (a `Content`
-    attribute), its id there, and the record found (None where it was gone)."""
-    tables: tuple[str, ...]
-    ids: tuple[str, ...]
-    records: tuple[Any, ...]
-
-    def hold(self, known: Content) -> bool:
-        """Whether `known` has every one of these records still, the same objects."""
-        found = map(dict.get, map(getattr, repeat(known), self.tables), self.ids)
-        return all(map(is_, self.records, found))
-
-
-def reads(known: Content, wanted: list[tuple[str, str]]) -> Reads:
-    """The records of `known` at (table, id) each, as `Reads` keeps them."""
-    tables = tuple(table for table, _ in wanted)
-    ids = tuple(key for _, key in wanted)
-    return Reads(tables, ids, tuple(getattr(known, table).get(key) for table, key in wanted))
-
-
-# Setups parsed so far, by everything a parse reads: the raw setup (its `marshal` bytes, which
-# tell every type apart: a list from a tuple, True from 1, 1 from 1.0, and keep a mapping's
-# order), the param defaults of the release in force, whether the inputs are a new battle's
-# (`parse_params`), and the content in force (by identity) with the records read (`_reads`).
-# Only a setup of JSON's own types is kept (`_plain`): marshal writes every bytes-like object
-# alike, and no kept key holds one. A setup is frozen and nothing changes the dicts it holds,
-# so battles of the same setup share one.
-_PARSED: dict[tuple[Any, ...], tuple[Any, Reads, RatSetup]] = {}
-_PARSED_MAX = 256
-
-
-def parse_setup(raw: Mapping[str, Any]) -> RatSetup:
-    """The setup `raw` describes (`_parse_setup`), parsed once for the same inputs."""
-    try:
-        key = (marshal.dumps(cast(Any, raw), 2), tuple(param_defaults(Params).items()), new_inputs())
-        hash(key)
-    except (ValueError, TypeError):
-        return _parse_setup(raw)
-    known = content()
-    found = _PARSED.get(key)
-    if found is not None and found[0] is known and found[1].hold(known):
-        return found[2]
-    parsed = _parse_setup(raw)
-    try:
-        _plain(raw)
-    except _NotPlain:
-        return parsed
-    if len(_PARSED) >= _PARSED_MAX:
-        _PARSED.clear()
-    _PARSED[key] = (known, _reads(known, parsed), parsed)
-    return parsed
-
-
-def _reads(known: Content, setup: RatSetup) -> Reads:
+def _wanted(known: Content, setup: RatSetup) -> Wanted:
     """The content records a parse of `setup` read: the route's formations, and each member's
     record, equipment and consumables."""
-    wanted = [("formations", f) for f in setup.route]
+    wanted: Wanted = [("formations", f) for f in setup.route]
     for m in setup.party:
         wanted.append(("members", m.member))
         wanted += [("equipment", e) for e in m.equipment]
         wanted += [("actions", i) for i in m.items]
-    return reads(known, wanted)
+    return wanted
 
 
 def _parse_setup(raw: Mapping[str, Any]) -> RatSetup:
@@ -174,6 +96,10 @@ def _parse_setup(raw: Mapping[str, Any]) -> RatSetup:
         raise SetupError("party", "lists a member twice")
     return RatSetup(params=params, party=party, formation=route[stage % len(route)], route=route, stage=stage,
                     enemy_ai=enemy_ai, enemy_seat=enemy_seat)
+
+
+# `_parse_setup`, once for the same inputs (`SetupCache` says what it keeps by).
+parse_setup = SetupCache(_parse_setup, Params, content, _wanted)
 
 
 def _route(raw: Any) -> tuple[str, ...]:

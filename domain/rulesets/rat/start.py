@@ -7,6 +7,7 @@ import msgspec
 
 from domain.engine.events import Event
 from domain.engine.in_force import rules_in_force
+from domain.engine.parsed import Reads, reads
 from domain.engine.rng import Rng
 from domain.engine.ruleset import Decision
 
@@ -14,7 +15,7 @@ from . import events as ev
 from .content import Content, content
 from .evolve import evolve
 from .resolver import RESOLVING
-from .setup import ENEMY_SEAT, PARTY_SEAT, MemberSetup, RatSetup, Reads, reads
+from .setup import ENEMY_SEAT, PARTY_SEAT, MemberSetup, RatSetup
 from .state import ENEMIES, PARTY, Entity, Params, Rat, Rules
 from .turn import begin_turn
 
