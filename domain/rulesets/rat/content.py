@@ -156,6 +156,9 @@ class Content(ContentFiles):
         self.stutters = frozenset(a.id for a in self.actions.values() if any(s.do == "stutter" for s in a.steps))
         # The actions a PROTECT blocks (`turn.blocked`): read for every target of every action.
         self.blockable = frozenset(a.id for a in self.actions.values() if a.damaging or a.afflicting or a.lowering)
+        # The equipment whose wearer may not choose PROTECT (`legal.forbids_protect`): read for
+        # every listing of a member's options.
+        self.forbidding = frozenset(q.id for q in self.equipment.values() if q.forbids_protect)
 
     def as_json(self) -> dict[str, object]:
         """The content as `GET /rulesets` lists it. An enemy's base HP stays on the server: the

@@ -9,7 +9,10 @@ from domain.engine.ruleset import Decision, Outcome
 
 from . import effects  # noqa: F401  (registers the passives' hooks before any battle resolves)
 from . import events as ev
+from .answers import answers
 from .commands import Act
+from .evolve import evolve
+from .hooks import HOOKS
 from .legal import checked, planned
 from .resolver import RESOLVING, RatResolver
 from .state import Rat
@@ -34,11 +37,30 @@ def plan(r: RatResolver, seat: str, cmd: Act) -> None:
 
 
 COMMANDS: CommandTable[Handler] = CommandTable({Act: plan})
+_PLANNED = evolve.handlers[ev.ActionPlanned]
 
 
 def decide(s: Rat, seat: str, cmd: Act, rng: Rng) -> Decision[Rat]:
-    r = RESOLVING(s, rng)
-    COMMANDS.handler(cmd)(r, seat, cmd)
+    """`plan` in a resolver; or, where nothing runs around an `ActionPlanned` (no hook modifies
+    or reacts to it, and `RatResolver` neither settles nor follows it: `Hooks.around`), `plan`
+    as a resolver would run it: the plan is applied as the resolver would apply it, and a plan
+    after which the seat still has an entity to choose for, most of them, needs no resolver."""
+    around = HOOKS.around(RatResolver)
+    if type(cmd) is not Act or around is None or ev.ActionPlanned in around:
+        r = RESOLVING(s, rng)
+        COMMANDS.handler(cmd)(r, seat, cmd)
+        return r.decision()
+    found = answers(s)
+    act = checked(s, seat, cmd, found)
+    event = ev.ActionPlanned(seat=seat, actor=act.actor, action=act.action, target=act.target, move=act.move)
+    after = _PLANNED(event, s)
+    if planned(s, after, s.entities[act.actor].side, act.actor, found):
+        return Decision((event,), after)
+    # The batch so far, as `plan` leaves it once it has emitted the plan, which nothing runs
+    # around: the plan applied (`after`), and in the batch.
+    r = RESOLVING(after, rng)
+    r.events.append(event)
+    advance(r)
     return r.decision()
 
 

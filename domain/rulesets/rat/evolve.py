@@ -1,7 +1,6 @@
 """Rat's evolve: one small function per event type, with no rules in it."""
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import cast
 
 import msgspec
@@ -16,8 +15,12 @@ from .state import Entity, Params, Plan, Rat, Rules, Status, TurnLog
 evolve: Reducer[Rat] = Reducer("rat")
 
 
-def _entity(s: Rat, key: str, **changes: object) -> Rat:
-    return replace(s, entities={**s.entities, key: replace(s.entities[key], **changes)})
+def _put(entities: dict[str, Entity], key: str, entity: Entity) -> dict[str, Entity]:
+    """`{**entities, key: entity}`, which a copy and one item set make more cheaply. A handler
+    gives `replace` the fields it changes by name, never as `**changes`: that costs a dict."""
+    found = entities.copy()
+    found[key] = entity
+    return found
 
 
 # Every effects tuple made so far, by value: a state gets the one object for each value, so
@@ -37,14 +40,15 @@ def _one(effects: tuple[Status, ...]) -> tuple[Status, ...]:
     return found
 
 
-def _kept(effects: tuple[Status, ...], keep: Callable[[Status], bool]) -> tuple[Status, ...]:
-    """The effects `keep` keeps: the same tuple when it keeps them all."""
-    kept = tuple(x for x in effects if keep(x))
-    return effects if len(kept) == len(effects) else _one(kept)
+def _kept(effects: tuple[Status, ...], kept: list[Status]) -> tuple[Status, ...]:
+    """The effects in `kept` (those of `effects` some test kept, in order): the same tuple
+    when it kept them all. The callers test in a comprehension, without a call per effect."""
+    return effects if len(kept) == len(effects) else _one(tuple(kept))
 
 
 def _without(s: Rat, owner: str, kind: str) -> Rat:
-    return replace(s, effects=_kept(s.effects, lambda x: not (x.owner == owner and x.kind == kind)))
+    effects = s.effects
+    return replace(s, effects=_kept(effects, [x for x in effects if x.owner != owner or x.kind != kind]))
 
 
 def _passives(members: tuple[Entity, ...]) -> tuple[Status, ...]:
@@ -80,7 +84,7 @@ evolve.unchanged(ev.PartyShown, ev.DamageIgnored, ev.ActionFailed, ev.HpGauge, e
 
 @evolve.on()
 def _(e: ev.ActionSkipped, s: Rat) -> Rat:
-    return replace(s, acted=(*s.acted, e.actor))
+    return replace(s, acted=s.acted + (e.actor,))
 
 
 @evolve.on()
@@ -97,83 +101,100 @@ def _(e: ev.StatusesAged, s: Rat) -> Rat:
 
 @evolve.on()
 def _(e: ev.ActionPlanned, s: Rat) -> Rat:
-    plan = Plan(actor=e.actor, action=e.action or "", target=e.target, move=e.move)
-    return replace(s, plans={**s.plans, e.actor: plan})
+    plans = s.plans.copy()
+    plans[e.actor] = Plan(actor=e.actor, action=e.action or "", target=e.target, move=e.move)
+    return replace(s, plans=plans)
 
 
 @evolve.on()
 def _(e: ev.EnemyChose, s: Rat) -> Rat:
     plan = Plan(actor=e.actor, action=e.action, target=e.target, move=e.move)
-    return replace(s, plans={**s.plans, e.actor: plan}, this_turn=(*s.this_turn, plan), resolving=True)
+    plans = s.plans.copy()
+    plans[e.actor] = plan
+    return replace(s, plans=plans, this_turn=s.this_turn + (plan,), resolving=True)
 
 
 @evolve.on()
 def _(e: ev.ActionRevealed, s: Rat) -> Rat:
     plan = Plan(actor=e.actor, action=e.action, target=e.target, move=e.move)
-    return replace(s, this_turn=(*s.this_turn, plan), resolving=True)
+    return replace(s, this_turn=s.this_turn + (plan,), resolving=True)
 
 
 @evolve.on()
 def _(e: ev.PriorityBoosted, s: Rat) -> Rat:
-    return _entity(s, e.target, boost=s.entities[e.target].boost + e.amount)
+    target = s.entities[e.target]
+    return replace(s, entities=_put(s.entities, e.target, replace(target, boost=target.boost + e.amount)))
 
 
 @evolve.on()
 def _(e: ev.ActionTaken, s: Rat) -> Rat:
+    # One new state for the actor's entity and `acted` together: an event of every action.
     actor = s.entities[e.actor]
-    changes: dict[str, object] = {}
+    acted = s.acted + (e.actor,)
     if e.pp is not None:
-        changes["moves"] = {**actor.moves, e.action: e.pp}
-        if e.action not in actor.used:
-            changes["used"] = (*actor.used, e.action)
-    if e.action == "strike":
-        changes["strikes"] = actor.strikes + 1
-    s = replace(s, acted=(*s.acted, e.actor))
-    return _entity(s, e.actor, **changes) if changes else s
+        moves = actor.moves.copy()
+        moves[e.action] = e.pp
+        used = actor.used if e.action in actor.used else actor.used + (e.action,)
+        if e.action == "strike":
+            actor = replace(actor, moves=moves, used=used, strikes=actor.strikes + 1)
+        else:
+            actor = replace(actor, moves=moves, used=used)
+    elif e.action == "strike":
+        actor = replace(actor, strikes=actor.strikes + 1)
+    else:
+        return replace(s, acted=acted)
+    entities = s.entities.copy()        # `_put`, spelled out
+    entities[e.actor] = actor
+    return replace(s, acted=acted, entities=entities)
 
 
 @evolve.on()
 def _(e: ev.ConsumableUsed, s: Rat) -> Rat:
     actor = s.entities[e.actor]
-    stack = actor.items[e.item]
-    items = {**actor.items, e.item: replace(stack, count=stack.count - 1)}
-    return _entity(replace(s, acted=(*s.acted, e.actor)), e.actor, items=items)
+    items = actor.items.copy()
+    stack = items[e.item]
+    items[e.item] = replace(stack, count=stack.count - 1)
+    return replace(s, acted=s.acted + (e.actor,), entities=_put(s.entities, e.actor, replace(actor, items=items)))
 
 
 @evolve.on(ev.HpChanged, ev.EnemyHpChanged)
 def _(e: ev.HpChanged | ev.EnemyHpChanged, s: Rat) -> Rat:
-    entities = s.entities       # `_entity`, spelled out: the commonest event of a turn
-    return replace(s, entities={**entities, e.target: replace(entities[e.target], hp=e.hp)})
+    entities = s.entities.copy()        # `_put`, spelled out: the commonest event of a turn
+    entities[e.target] = replace(entities[e.target], hp=e.hp)
+    return replace(s, entities=entities)
 
 
 @evolve.on()
 def _(e: ev.KnockedOut, s: Rat) -> Rat:
-    return _entity(s, e.target, hp=0, ko=True, ko_turn=e.turn)
+    target = replace(s.entities[e.target], hp=0, ko=True, ko_turn=e.turn)
+    return replace(s, entities=_put(s.entities, e.target, target))
 
 
 @evolve.on()
 def _(e: ev.KnockOutAverted, s: Rat) -> Rat:
-    return _entity(s, e.target, saved=True) if e.by == "guardian_locket" else s
+    if e.by != "guardian_locket":
+        return s
+    return replace(s, entities=_put(s.entities, e.target, replace(s.entities[e.target], saved=True)))
 
 
 @evolve.on()
 def _(e: ev.Revived, s: Rat) -> Rat:
-    return _entity(s, e.target, ko=False)
+    return replace(s, entities=_put(s.entities, e.target, replace(s.entities[e.target], ko=False)))
 
 
 @evolve.on()
 def _(e: ev.Killed, s: Rat) -> Rat:
     target = s.entities[e.target]
-    s = _entity(s, e.target, hp=0, ko=False, dead=True)
-    effects = _kept(s.effects, lambda x: x.owner != e.target)
-    killed = (*s.killed, e.target) if target.side == "enemies" else s.killed
-    return replace(s, effects=effects, killed=killed)
+    effects = _kept(s.effects, [x for x in s.effects if x.owner != e.target])
+    killed = s.killed + (e.target,) if target.side == "enemies" else s.killed
+    return replace(s, entities=_put(s.entities, e.target, replace(target, hp=0, ko=False, dead=True)),
+                   effects=effects, killed=killed)
 
 
 @evolve.on()
 def _(e: ev.StatusGained, s: Rat) -> Rat:
-    return replace(s, effects=_one((*s.effects, Status(kind=e.kind, owner=e.target, source="ailment",
-                                                       gained=e.turn))))
+    gained = Status(kind=e.kind, owner=e.target, source="ailment", gained=e.turn)
+    return replace(s, effects=_one(s.effects + (gained,)))
 
 
 @evolve.on()
@@ -184,47 +205,55 @@ def _(e: ev.StatusRemoved, s: Rat) -> Rat:
 @evolve.on()
 def _(e: ev.StatLevelChanged, s: Rat) -> Rat:
     target = s.entities[e.target]
-    return _entity(s, e.target, levels={**target.levels, e.stat: e.level})
+    levels = target.levels.copy()
+    levels[e.stat] = e.level
+    return replace(s, entities=_put(s.entities, e.target, replace(target, levels=levels)))
 
 
 @evolve.on()
 def _(e: ev.Protected, s: Rat) -> Rat:
-    s = replace(s, effects=_one((*s.effects, Status(kind="protected", owner=e.target, source="protect",
-                                                    gained=e.turn))))
-    return _entity(s, e.target, protected_turn=e.turn)
+    protected = Status(kind="protected", owner=e.target, source="protect", gained=e.turn)
+    return replace(s, effects=_one(s.effects + (protected,)),
+                   entities=_put(s.entities, e.target, replace(s.entities[e.target], protected_turn=e.turn)))
 
 
 @evolve.on()
 def _(e: ev.Analyzed, s: Rat) -> Rat:
     s = _without(s, e.target, "analyzed")
-    return replace(s, effects=_one((*s.effects, Status(kind="analyzed", owner=e.target,
-                                                       source=f"analyze:{e.mode}"))))
+    mark = Status(kind="analyzed", owner=e.target, source=f"analyze:{e.mode}")
+    return replace(s, effects=_one(s.effects + (mark,)))
 
 
 @evolve.on()
 def _(e: ev.WishMade, s: Rat) -> Rat:
     wish = Status(kind="wish", owner=e.target, source="wish", severity=e.amount, gained=e.turn)
-    return replace(s, effects=_one((*s.effects, wish)))
+    return replace(s, effects=_one(s.effects + (wish,)))
 
 
 @evolve.on()
 def _(e: ev.WishGranted, s: Rat) -> Rat:
     first = next(x for x in s.effects if x.owner == e.target and x.kind == "wish")
-    return replace(s, effects=_one(tuple(x for x in s.effects if x is not first)))
+    return replace(s, effects=_one(tuple([x for x in s.effects if x is not first])))
 
 
 @evolve.on()
 def _(e: ev.PpRestored, s: Rat) -> Rat:
     actor = s.entities[e.actor]
-    return _entity(s, e.actor, moves={**actor.moves, e.move: e.pp})
+    moves = actor.moves.copy()
+    moves[e.move] = e.pp
+    return replace(s, entities=_put(s.entities, e.actor, replace(actor, moves=moves)))
 
 
 @evolve.on()
 def _(e: ev.TurnEnded, s: Rat) -> Rat:
-    entities = {k: replace(x, boost=0) if x.boost else x for k, x in s.entities.items()}
+    entities = s.entities
+    for x in entities.values():
+        if x.boost:         # priority boosts end with the turn: the entities anew, once one has one
+            entities = {k: replace(x, boost=0) if x.boost else x for k, x in entities.items()}
+            break
     log = TurnLog(turn=e.turn, actions=s.this_turn, party_hp=dict(e.party_hp))
-    return replace(s, entities=entities, effects=_kept(s.effects, lambda x: x.kind != "protected"),
-                   history=(*s.history, log), resolving=False, plans={})
+    effects = _kept(s.effects, [x for x in s.effects if x.kind != "protected"])
+    return replace(s, entities=entities, effects=effects, history=s.history + (log,), resolving=False, plans={})
 
 
 @evolve.on()

@@ -10,18 +10,20 @@ import msgspec
 from domain.engine.hooks import Effect, Hooks, Phase, Row
 
 HOOKS = Hooks()
+_BEFORE = Phase.BEFORE      # read once: reading an enum member costs a class attribute lookup
 
 
 # The effects last asked about (a strong reference: no other tuple can take its address while
-# it is kept) and the hooks each query type has in play for them.
-_LAST: list[Any] = [None, {}]
+# it is kept), the hooks each query type has in play for them, and their kinds.
+_LAST: list[Any] = [None, {}, frozenset()]
 
 
 def in_play(query: type, effects: Sequence[Effect]) -> list[Row]:
     """The hooks on `query` that the effects in play run, in order: with none, `modify`
     returns the query as it is, so a caller that finds none need not build one. The rules ask
     this of the same effects many times running (a state keeps its tuple while they stay),
-    so the answers for the last tuple are at hand without going through the registry."""
+    so the answers for the last tuple are at hand without going through the registry; and a
+    query that no kind in the tuple hooks has none, without a plan worked out."""
     if not effects:
         return []
     if _LAST[0] is effects:
@@ -29,8 +31,11 @@ def in_play(query: type, effects: Sequence[Effect]) -> list[Row]:
         if found is not None:
             return found
     else:
-        _LAST[0], _LAST[1] = effects, {}
-    found = _LAST[1][query] = HOOKS.plan(Phase.BEFORE, query, effects)
+        _LAST[0], _LAST[1], _LAST[2] = effects, {}, frozenset([x.kind for x in effects])
+    if HOOKS.kinds_on(_BEFORE, query).isdisjoint(_LAST[2]):
+        found = _LAST[1][query] = []
+    else:
+        found = _LAST[1][query] = HOOKS.plan(_BEFORE, query, effects)
     return found
 
 

@@ -17,14 +17,25 @@ from .hooks import HOOKS, CanAct, Row, Selectable, in_play
 from .state import ENEMIES, PARTY, Entity, Rat
 
 
+# The state last asked who it awaits, with the content it was asked under and the answer: the
+# runner asks twice of every state, before and as it takes a command. A strong reference: no
+# other state can take the address of the one kept here.
+_AWAITED: list[Any] = [None, None, frozenset()]
+
+
 def awaiting(s: Rat) -> frozenset[str]:
     """The seats with an entity to choose for, worked out once per state object."""
+    known = content()
+    if _AWAITED[0] is s and _AWAITED[1] is known:
+        seats: frozenset[str] = _AWAITED[2]
+        return seats
     found = answers(s)
-    seats: frozenset[str] | None = found.get("awaiting")
-    if seats is None:
-        seats = found["awaiting"] = frozenset([seat for side, seat in s.seats.items()
-                                               if seat is not None and _waiting(s, side, found)])
-    return seats
+    kept: frozenset[str] | None = found.get("awaiting")
+    if kept is None:
+        kept = found["awaiting"] = frozenset([seat for side, seat in s.seats.items()
+                                              if seat is not None and _waiting(s, side, found)])
+    _AWAITED[0], _AWAITED[1], _AWAITED[2] = s, known, kept
+    return kept
 
 
 def legal_commands(s: Rat, seat: str) -> list[Act]:
@@ -89,14 +100,16 @@ def _waiting(s: Rat, side: str, found: dict[Hashable, Any]) -> tuple[str, ...]:
     return listed
 
 
-def planned(before: Rat, after: Rat, side: str, actor: str) -> bool:
+def planned(before: Rat, after: Rat, side: str, actor: str, known: dict[Hashable, Any] | None = None) -> bool:
     """`after` is `before` with only `actor`'s plan added (the reducer of `ActionPlanned`
     alone made it), `actor` the first of `side` to choose on `before`: who waits on `after`
     is who waited on `before`, less `actor`, since a plan changes neither the queue nor what
     stops an entity. Kept as the answers about `after`, so that `awaiting` and the next
     `legal_commands` need not go through the queue again. True if `side` still has an
-    entity to choose for, so that nothing resolves yet."""
-    known = answers(before)
+    entity to choose for, so that nothing resolves yet. `known`: the answers about `before`,
+    if at hand."""
+    if known is None:
+        known = answers(before)
     first: tuple[str, ...] | None = known.get(("waiting", side))
     if not first or first[0] != actor:
         return False
@@ -132,11 +145,7 @@ def selectable(s: Rat, e: Entity, action: str) -> bool:
 
 def forbids_protect(e: Entity) -> bool:
     """FEATHERED_HEAD (seed 003, Equipment Slots): its wearer may not choose PROTECT."""
-    worn = content().equipment
-    for item in e.equipment:        # a loop, not any(): asked for every entity's options
-        if worn[item].forbids_protect:
-            return True
-    return False
+    return not content().forbidding.isdisjoint(e.equipment)
 
 
 def actions_of(s: Rat, e: Entity) -> list[str]:
@@ -259,10 +268,12 @@ def _listed(known: Content, actor: str, actions: tuple[str, ...], own: tuple[str
     return tuple(found)
 
 
-def checked(s: Rat, seat: str, cmd: Act) -> Act:
-    """The command if `seat` may give it now; a RuleViolation saying why not otherwise."""
+def checked(s: Rat, seat: str, cmd: Act, found: dict[Hashable, Any] | None = None) -> Act:
+    """The command if `seat` may give it now; a RuleViolation saying why not otherwise.
+    `found`: the answers about `s`, if at hand."""
     side = s.seat_side(seat)
-    found = answers(s)
+    if found is None:
+        found = answers(s)
     first = _waiting(s, side, found) if side else ()
     if not first:
         raise RuleViolation(f"{seat} has nothing to choose now")

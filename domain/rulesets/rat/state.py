@@ -14,8 +14,13 @@ from domain.engine.in_force import Older, with_older
 PARTY, ENEMIES = "party", "enemies"
 INF = 4                         # a stat level of +4 is +infinity, -4 is -infinity (seed 003, Stats)
 
+# The state records are not tracked by the cyclic garbage collector (`gc=False`, as events are
+# not): every event makes a new state and entity, a battle keeps many alive, and frozen records
+# of dicts, tuples and strings can hold no reference cycle. Nothing takes a weak reference to a
+# state (`answers` keeps the states it knows strongly), which `gc=False` would not allow.
 
-class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+
+class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     """Numbers seed 003 leaves open; README.md says where each comes from, and the range each
     declares for a setup ("Param ranges")."""
     max_party: Annotated[int, Bound(1, 6)] = 4             # members a battle takes
@@ -33,7 +38,7 @@ class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     save_between_battles: bool = True   # a set saves between battles: durability -1, PP restored
 
 
-class Rules(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Rules(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     """The rule choices a release fixes, at today's values: a setup cannot change them, an
     earlier release starts its battles with its own (`releases.py`), and `RatStarted` records
     the ones a battle plays by."""
@@ -60,12 +65,12 @@ class Status(Effect, frozen=True, kw_only=True):
     gained: int = 0
 
 
-class Stack(msgspec.Struct, frozen=True):
+class Stack(msgspec.Struct, frozen=True, gc=False):
     count: int
     durability: int
 
 
-class Entity(msgspec.Struct, frozen=True, kw_only=True):
+class Entity(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     id: str                         # "mc", "e1": unique in the battle
     name: str                       # the cleartext name that breaks speed ties
     side: str                       # PARTY or ENEMIES
@@ -105,7 +110,7 @@ class Entity(msgspec.Struct, frozen=True, kw_only=True):
         return not self.dead and not self.ko
 
 
-class Plan(msgspec.Struct, frozen=True, kw_only=True):
+class Plan(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One entity's chosen action for the turn."""
     actor: str
     action: str
@@ -113,7 +118,7 @@ class Plan(msgspec.Struct, frozen=True, kw_only=True):
     move: str | None = None         # STUTTER_POTION's move
 
 
-class TurnLog(msgspec.Struct, frozen=True, kw_only=True):
+class TurnLog(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """What every side saw of a finished turn: the actions taken, and each party member's HP
     at its end (the memory AI's "state of the battle that turn")."""
     turn: int
@@ -121,7 +126,7 @@ class TurnLog(msgspec.Struct, frozen=True, kw_only=True):
     party_hp: dict[str, int]
 
 
-class Rat(msgspec.Struct, frozen=True, kw_only=True, weakref=True):
+class Rat(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     params: Params
     rules: Rules = RULES_1_0_0      # a state stored before 1.1.0 (a snapshot) has none: it played 1.0.0's
     formation: str

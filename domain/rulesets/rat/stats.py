@@ -3,14 +3,15 @@ and equipment modifiers), the priority queue and the damage formula. Integers on
 stat of +infinity or -infinity is a sentinel, never a float."""
 from __future__ import annotations
 
-from collections.abc import Callable
 from fractions import Fraction
 from operator import attrgetter
+from typing import Any
 
 from domain.engine.hooks import modify
 
+from .content import content
 from .hooks import HOOKS, Row, StatQuery, in_play
-from .state import INF, Entity, Rat
+from .state import INF, Entity, Rat, Status
 
 POS_INF = 10 ** 12              # a stat treated as +infinity
 NEG_INF = -(10 ** 12)           # ... as -infinity (sorts after any finite SPD)
@@ -42,16 +43,13 @@ def stat(s: Rat, e: Entity, name: str, hooks: list[Row] | None = None) -> int:
     factor 0 for every stat, SPD too, unless the battle's rules predate that (before 1.2.0,
     SPD there was -infinity). README: how infinities meet. `hooks`: the stat hooks in play
     (`in_play(StatQuery, s.effects)`), if looked up already."""
-    return _stat(s, e, name, in_play(StatQuery, s.effects) if hooks is None else hooks)
-
-
-def _stat(s: Rat, e: Entity, name: str, hooks: list[Row]) -> int:
-    """`stat`, given the stat hooks in play (`in_play(StatQuery, s.effects)`)."""
+    if hooks is None:
+        hooks = in_play(StatQuery, s.effects)
     level = e.levels.get(name, 0)
     if level <= -INF and name == "spd" and s.rules.spd_at_minus_infinity == "minus_infinity":
         return NEG_INF
     # Every stat hook changes its owner's stats only: with none of `e`'s in play, none runs.
-    if not _owns_one(hooks, e.id):
+    if not hooks or not _owns_one(hooks, e.id):
         value = leveled(_BASE[name](e), level) if level else _BASE[name](e)
         return POS_INF if value >= POS_INF else value
     query, _ = modify(HOOKS, s.effects, s, StatQuery(entity=e.id, stat=name))
@@ -72,26 +70,46 @@ def _owns_one(hooks: list[Row], owner: str) -> bool:
 
 
 OrderKey = tuple[int, int, str]
+# An entity's queue key, with the entity object and the effects tuple it was worked out for.
+OrderKeys = dict[str, tuple[Entity, tuple[Status, ...], OrderKey]]
+
+# The keys worked out last, by entity, for the rules and content in force then: the queue sorts
+# the entities at a turn's start, and most are the same objects when the turn's first action is
+# sought. Strong references: no other object can take the address of one kept here.
+_KEYED: list[Any] = [None, None, {}]
 
 
-def ordering(s: Rat) -> Callable[[Entity], OrderKey]:
-    """The queue's sort key for the entities of `s` (seed 003: higher priority first, then
-    higher SPD, then the smaller name), the stat hooks in play looked up once for all."""
-    hooks = in_play(StatQuery, s.effects)
-    return lambda e: order_key(s, e, hooks)
+def kept_keys(s: Rat) -> OrderKeys:
+    """The keys worked out last (see `order_key`), kept for `s`'s rules and content in force."""
+    known = content()
+    if _KEYED[0] is not s.rules or _KEYED[1] is not known:
+        _KEYED[0], _KEYED[1], _KEYED[2] = s.rules, known, {}
+    found: OrderKeys = _KEYED[2]
+    return found
 
 
 def order_key(s: Rat, e: Entity, hooks: list[Row]) -> OrderKey:
     """`e`'s place in the queue, given the stat hooks in play: a function of `e`, those hooks
     and the battle's rules, since a stat hook reads only its owner's entity."""
     if e.levels.get("spd", 0) or (hooks and _owns_one(hooks, e.id)):
-        return -(e.priority + e.boost), -_stat(s, e, "spd", hooks), e.name
-    return -(e.priority + e.boost), -(POS_INF if e.spd >= POS_INF else e.spd), e.name    # `_stat` at level 0, no hook
+        return -(e.priority + e.boost), -stat(s, e, "spd", hooks), e.name
+    return -(e.priority + e.boost), -(POS_INF if e.spd >= POS_INF else e.spd), e.name    # `stat` at level 0, no hook
 
 
 def queue(s: Rat, ids: list[str] | None = None) -> tuple[str, ...]:
-    pool = [s.entities[i] for i in ids] if ids is not None else [e for e in s.entities.values() if e.alive]
-    return tuple(e.id for e in sorted(pool, key=ordering(s)))
+    pool = [s.entities[i] for i in ids] if ids is not None else [e for e in s.entities.values() if not e.dead]
+    effects, kept, hooks = s.effects, kept_keys(s), None
+    keys = []
+    for e in pool:
+        found = kept.get(e.id)
+        if found is None or found[0] is not e or found[1] is not effects:
+            if hooks is None:
+                hooks = in_play(StatQuery, effects)
+            found = kept[e.id] = (e, effects, order_key(s, e, hooks))
+        keys.append(found[2])
+    # Seed 003: higher priority first, then higher SPD, then the smaller name; equal keys keep
+    # the pool's order (a stable sort by the keys, read back without a call in Python).
+    return tuple([pool[i].id for i in sorted(range(len(pool)), key=keys.__getitem__)])
 
 
 def damage(power: int, atk: int, defense: int, roll_pct: int, scale: int) -> int:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+
+import msgspec
 
 from domain.engine.registry import Registry
 
@@ -16,8 +17,9 @@ from .hooks import StatQuery, in_play
 from .stats import clamp_level, damage, stat
 
 
-class Use(NamedTuple):
-    """One action in use (a named tuple: one is made for every action taken)."""
+class Use(msgspec.Struct, frozen=True, gc=False):
+    """One action in use: a struct, made in C without a Python frame, as one is made for every
+    action taken (a `NamedTuple`'s constructor is Python code)."""
     actor: str
     action: Action
     move: str | None = None         # STUTTER_POTION's chosen move

@@ -2,6 +2,8 @@
 chooses, (4) the actions resolve in priority order, (5) end-of-turn effects."""
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from . import events as ev
 from .ai import choose_for_enemies
 from .content import Action, content
@@ -9,12 +11,9 @@ from .hooks import Aging, CanAct, Row, StatQuery, StrikeQuery, in_play
 from .hp import decide_end, heal
 from .legal import stopped, waiting
 from .resolver import RatResolver
-from .state import ENEMIES, PARTY, Entity, Plan, Rat, Status
-from .stats import OrderKey, order_key, queue
+from .state import ENEMIES, PARTY, Plan, Rat
+from .stats import OrderKeys, kept_keys, order_key, queue
 from .steps import STEP_FNS, Use
-
-# An actor's queue key, with the entity object and the effects tuple it was worked out for.
-OrderKeys = dict[str, tuple[Entity, tuple[Status, ...], OrderKey]]
 
 
 def begin_turn(r: RatResolver) -> None:
@@ -25,10 +24,11 @@ def begin_turn(r: RatResolver) -> None:
         r.emit(ev.BattleDecided(winner=None, reason="turn_limit"))
         return
     aged, expired = [], []
+    aging = in_play(Aging, s.effects)       # with no hook in play, every counter advances by 1
     for status in s.effects:
         if status.source != "ailment":
             continue
-        step = r.query(Aging(entity=status.owner, kind=status.kind, turn=turn)).step
+        step = r.query(Aging(entity=status.owner, kind=status.kind, turn=turn)).step if aging else 1
         elapsed = status.turns + step
         aged.append((status.owner, status.kind, elapsed))
         duration = content().ailments[status.kind].duration
@@ -48,38 +48,45 @@ def reveal(r: RatResolver) -> None:
     """Every side has chosen: the rules' AI chooses for the enemies (from public knowledge
     only), then every seat's plans are made public, and priority boosts apply."""
     s = r.state
-    hooks, entities = in_play(CanAct, s.effects), s.entities
+    hooks, entities, plans = in_play(CanAct, s.effects), s.entities, s.plans
     for key in s.order:
-        reason = stopped(s, entities[key], hooks) if key not in s.plans and not entities[key].dead else ""
+        e = entities[key]
+        # `stopped` says "" of a living entity that is not knocked out while no hook is in play
+        reason = stopped(s, e, hooks) if key not in plans and not e.dead and (hooks or e.ko) else ""
         if reason:          # never asked to choose: the log says why
             r.emit(ev.ActionSkipped(actor=key, reason=reason))
     if s.seats.get(ENEMIES) is None:
         for plan in choose_for_enemies(s, r.rng):
-            r.emit(ev.EnemyChose(actor=plan.actor, ai=s.entities[plan.actor].ai, action=plan.action,
+            r.emit(ev.EnemyChose(actor=plan.actor, ai=entities[plan.actor].ai, action=plan.action,
                                  target=plan.target, move=plan.move))
     for key in s.order:
-        planned = s.plans.get(key)
-        seat = s.seats.get(s.entities[key].side)
-        if planned is not None and seat is not None:
+        planned = plans.get(key)
+        if planned is None:
+            continue
+        seat = s.seats.get(entities[key].side)
+        if seat is not None:
             r.emit(ev.ActionRevealed(seat=seat, actor=key, action=planned.action, target=planned.target,
                                      move=planned.move))
+    actions = content().actions
     for plan in r.state.this_turn:
-        boost = content().actions[plan.action].priority
+        boost = actions[plan.action].priority
         if boost:
             r.emit(ev.PriorityBoosted(target=plan.actor, amount=boost, by=plan.actor))
 
 
-def next_up(s: Rat, keys: OrderKeys | None = None) -> Plan | None:
+def next_up(s: Rat, keys: OrderKeys | None = None, plans: Iterable[Plan] | None = None) -> Plan | None:
     """The next action: recomputed after each one, since priority and SPD change mid-turn.
     `keys` keeps each actor's queue key as worked out for its entity object and the effects
-    tuple in play; a key for the same two objects is the same (`stats.order_key`: the stat
-    hooks in play are those of the effects, and each reads only its owner's entity)."""
+    tuple in play, under the battle's rules and content (`stats.kept_keys`); a key for the same
+    two objects is the same (`stats.order_key`: the stat hooks in play are those of the
+    effects, and each reads only its owner's entity). `plans`: this turn's plans with those
+    that have acted left out or not, in order."""
     effects, entities, acted = s.effects, s.entities, s.acted
     if keys is None:
         keys = {}
     hooks: list[Row] | None = None
     best, best_key = None, None
-    for plan in s.this_turn:
+    for plan in s.this_turn if plans is None else plans:
         actor = plan.actor
         if actor in acted:
             continue
@@ -95,19 +102,26 @@ def next_up(s: Rat, keys: OrderKeys | None = None) -> Plan | None:
 
 
 def resolve(r: RatResolver) -> None:
-    keys: OrderKeys = {}
+    keys = kept_keys(r.state)               # the queue's, for the entities it sorted that are unchanged
+    plans = list(r.state.this_turn)         # shortened as they act: the next is sought among fewer
     while r.state.result is None:
-        plan = next_up(r.state, keys)
+        if len(plans) < 2:        # one plan left (or none): no order to work out
+            plan = plans[0] if plans and plans[0].actor not in r.state.acted else None
+        else:
+            plan = next_up(r.state, keys, plans)
         if plan is None:
             return
         act(r, plan)
+        if plan.actor in r.state.acted:
+            plans.remove(plan)
 
 
 def act(r: RatResolver, plan: Plan) -> None:
     s = r.state
     actor = s.entities[plan.actor]
     action = content().actions[plan.action]
-    reason = stopped(s, actor)
+    hooks = in_play(CanAct, s.effects)
+    reason = stopped(s, actor, hooks) if hooks or actor.dead or actor.ko else ""
     if not reason and plan.target is not None and s.entities[plan.target].dead:
         reason = "target_gone"
     if reason:
@@ -118,13 +132,15 @@ def act(r: RatResolver, plan: Plan) -> None:
         r.emit(ev.ConsumableUsed(actor=actor.id, item=action.id, target=plan.target, seat=seat,
                                  left=actor.items[action.id].count - 1))
     else:
-        cheese = r.query(StrikeQuery(entity=actor.id)).heal_pct if action.id == "strike" else 0
+        # A STRIKE asks its hooks (MOUSE_SIZED_CHEESE) only where one is in play: none changes it otherwise.
+        cheese = r.query(StrikeQuery(entity=actor.id)).heal_pct \
+            if action.id == "strike" and in_play(StrikeQuery, s.effects) else 0
         pp = actor.moves[action.id] - 1 if action.kind == "move" else None
         r.emit(ev.ActionTaken(actor=actor.id, action=action.id, target=plan.target, pp=pp))
         if cheese:
             heal(r, actor.id, actor.max_hp * cheese // 100, "mouse_sized_cheese", actor.id)
             return
-    use = Use(actor=actor.id, action=action, move=plan.move)
+    use = Use(actor.id, action, plan.move)
     for target in resolve_targets(r.state, plan, action):
         if r.state.result is not None:
             return
@@ -154,13 +170,20 @@ def blocked(s: Rat, target: str, action: Action) -> bool:
 
 def end_turn(r: RatResolver) -> None:
     s = r.state
+    effects, owners = None, set()
     for key in s.order:
-        if r.state.result is None and r.state.entities[key].alive and r.state.affected(key):
+        now = r.state
+        if now.effects is not effects:          # `affected`, for every entity of the tuple at once
+            effects, owners = now.effects, {x.owner for x in now.effects}
+        if now.result is None and not now.entities[key].dead and key in owners:
             r.emit(ev.TurnEnding(turn=s.turn, entity=key))
     if r.state.result is None:
         party_hp = {m.id: m.hp for m in r.state.side(PARTY)}
         r.emit(ev.TurnEnded(turn=s.turn, party_hp=party_hp))
-        if all(not m.standing for m in r.state.side(PARTY)):
+        for m in r.state.side(PARTY):
+            if not m.dead and not m.ko:         # one standing: the party can act
+                break
+        else:
             r.emit(ev.BattleDecided(winner=ENEMIES, reason="party_knocked_out"))
         decide_end(r)
 

@@ -29,9 +29,12 @@ def choose_for_enemies(s: Rat, rng: Rng) -> list[Plan]:
     they first appear in the queue; each sees the state without the party's plans."""
     public = replace(s, plans={}) if s.plans else s
     actors = choosers(public, ENEMIES)
+    groups: dict[str, list[str]] = {}       # the actors of each level, the levels in queue order
+    entities = public.entities
+    for a in actors:
+        groups.setdefault(entities[a].ai, []).append(a)
     chosen: dict[str, Plan] = {}
-    for level in dict.fromkeys(public.entities[a].ai for a in actors):
-        group = [a for a in actors if public.entities[a].ai == level]
+    for level, group in groups.items():
         for plan in LEVELS[level](public, group, rng):
             chosen[plan.actor] = plan
     return [chosen[a] for a in actors]

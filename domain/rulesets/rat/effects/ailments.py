@@ -39,8 +39,10 @@ for _kind in MODIFIERS:
 def tick(fraction: int, cause: str) -> Handler:
     """on_turn_end: 1/`fraction` of max HP as damage (BLEEDING 1/8, POISONED and BURNED 1/16)."""
     def on_turn_end(ctx: HookContext, s: Rat, e: ev.TurnEnding) -> list[Event]:
+        if e.entity != ctx.effect.owner:        # another entity's turn end: one per entity
+            return []
         entity = s.entities[ctx.effect.owner]
-        if e.entity == entity.id and entity.standing:
+        if entity.standing:
             triggered(ctx.resolver, ctx.effect.kind, entity.id, e.TOPIC)
             deal_damage(ctx.resolver, entity.id, max(1, entity.max_hp // fraction), cause, None)
         return []

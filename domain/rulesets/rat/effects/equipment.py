@@ -19,7 +19,7 @@ from ..stats import clamp_level
 
 def _worn(ctx: HookContext, s: Rat, entity: str | None = None) -> bool:
     owner = s.entities.get(ctx.effect.owner)
-    return owner is not None and owner.standing and (entity is None or entity == owner.id)
+    return owner is not None and not owner.dead and not owner.ko and (entity is None or entity == owner.id)
 
 
 @HOOKS.hook(Phase.BEFORE, on=StatQuery, kind="ball_and_chain")
@@ -37,9 +37,11 @@ def _regenerates(s: Rat, wearer: Entity) -> bool:
 def regen(fraction: int, turns: Callable[[Params], int] | None) -> Handler:
     """on_turn_end: 1/`fraction` of max HP, in the battle's first `turns(params)` turns (or all)."""
     def on_turn_end(ctx: HookContext, s: Rat, e: ev.TurnEnding) -> list[Event]:
+        if e.entity != ctx.effect.owner:        # another entity's turn end: one per entity
+            return []
         wearer = s.entities[ctx.effect.owner]
         in_time = turns is None or e.turn <= turns(s.params)
-        if e.entity == wearer.id and _worn(ctx, s) and _regenerates(s, wearer) and in_time:
+        if _worn(ctx, s) and _regenerates(s, wearer) and in_time:
             triggered(ctx.resolver, ctx.effect.kind, wearer.id, e.TOPIC)
             heal(ctx.resolver, wearer.id, max(1, wearer.max_hp // fraction), ctx.effect.kind, wearer.id)
         return []
@@ -55,9 +57,11 @@ HOOKS.hook(Phase.AFTER, on=ev.TurnEnding, kind="regen_scarf")(regen(16, None))
 @HOOKS.hook(Phase.AFTER, on=ev.TurnEnding, kind="feathered_head")
 def feathered_head(ctx: HookContext, s: Rat, e: ev.TurnEnding) -> list[Event]:
     """FEATHERED_HEAD: at the end of each turn, ATK rises one level."""
+    if e.entity != ctx.effect.owner:
+        return []
     wearer = s.entities[ctx.effect.owner]
     level = clamp_level(wearer.level("atk") + 1)
-    if e.entity != wearer.id or not _worn(ctx, s) or level == wearer.level("atk"):
+    if not _worn(ctx, s) or level == wearer.level("atk"):
         return []
     return [ev.StatLevelChanged(target=wearer.id, stat="atk", level=level, by=wearer.id)]
 
