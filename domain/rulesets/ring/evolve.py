@@ -18,18 +18,22 @@ from .state import (SEATS, DisabledEquipment, Dyn, Fighter, Params, PoolSlot, Ri
 evolve: Reducer[Ring] = Reducer("ring")
 
 
-def _unit(s: Ring, key: str, **changes: object) -> Ring:
+# The state with one fighter or one side changed. Each handler makes the changed record itself
+# (`replace` with its own keywords): handing the keywords on would build them twice.
+
+def _unit(s: Ring, unit: Fighter) -> Ring:
     # A copy of the dict, then one entry: quicker than unpacking it into a new one.
     units = s.units.copy()
-    units[key] = replace(units[key], **changes)
+    units[unit.key] = unit
     return replace(s, units=units)
 
 
-def _side(s: Ring, seat: str, **changes: object) -> Ring:
-    # `Ring.with_side` and `Ring.side`, inlined: a side changes with most events.
-    if seat == "p1":
-        return replace(s, p1=replace(s.p1, **changes))
-    return replace(s, p2=replace(s.p2, **changes))
+def _side(s: Ring, seat: str, side: Side) -> Ring:
+    return replace(s, p1=side) if seat == "p1" else replace(s, p2=side)
+
+
+def _own(s: Ring, seat: str) -> Side:
+    return s.p1 if seat == "p1" else s.p2
 
 
 def _dyn(s: Ring, dyn_id: str, **changes: object) -> Ring:
@@ -51,12 +55,12 @@ def _(e: ev.DeckBuilt, s: Ring) -> Ring:
     fighters = [msgspec.convert(f, type=Fighter) for f in e.fighters]
     down = s.down | {f.key for f in fighters if f.down}
     s = replace(s, units={**s.units, **{f.key: f for f in fighters}}, down=down)
-    return _side(s, e.seat, deck=tuple(f.key for f in fighters))
+    return _side(s, e.seat, replace(_own(s, e.seat), deck=tuple(f.key for f in fighters)))
 
 
 @evolve.on()
 def _(e: ev.InventoryPacked, s: Ring) -> Ring:
-    return _side(s, e.seat, items=tuple(e.items or ()))
+    return _side(s, e.seat, replace(_own(s, e.seat), items=tuple(e.items or ())))
 
 
 @evolve.on()
@@ -84,16 +88,17 @@ def _(e: ChoicesRevealed, s: Ring) -> Ring:
     s = replace(s, choices=None)
     for seat, choice in e.choices.items():
         if e.kind == "pick_team":
-            s = _side(s, seat, team=tuple(f"{seat}.{u}" for u in choice["units"]))
+            team = tuple(f"{seat}.{u}" for u in choice["units"])
+            s = _side(s, seat, replace(_own(s, seat), team=team))
         else:
-            s = _side(s, seat, ring=f"{seat}.{choice['unit']}")
+            s = _side(s, seat, replace(_own(s, seat), ring=f"{seat}.{choice['unit']}"))
     return s
 
 
 @evolve.on()
 def _(e: ev.AttributeBoosted, s: Ring) -> Ring:
     unit = s.units[e.unit]
-    return _unit(s, e.unit, base={**unit.base, e.attr: unit.base[e.attr] + e.amount})
+    return _unit(s, replace(unit, base={**unit.base, e.attr: unit.base[e.attr] + e.amount}))
 
 
 @evolve.on()
@@ -116,7 +121,7 @@ def _(e: ev.DynamicRemoved, s: Ring) -> Ring:
 
 @evolve.on()
 def _(e: ev.TurnStarted, s: Ring) -> Ring:
-    s = _side(s, e.seat, ap=e.ap)
+    s = _side(s, e.seat, replace(_own(s, e.seat), ap=e.ap))
     return replace(s, phase="battle", turn=e.turn, active=e.seat, swap_required=False, strike_open=None)
 
 
@@ -128,7 +133,7 @@ def _(e: ev.SwapRequired, s: Ring) -> Ring:
 @evolve.on(ev.AbilityUsed)
 def _(e: ev.AbilityUsed, s: Ring) -> Ring:
     unit = s.units[e.unit]
-    return _unit(s, e.unit, uses={**unit.uses, e.ability: unit.uses.get(e.ability, 0) + 1})
+    return _unit(s, replace(unit, uses={**unit.uses, e.ability: unit.uses.get(e.ability, 0) + 1}))
 
 
 evolve.unchanged(ev.LeaderAbilityUsed, ev.LeaderStruck, ev.TurnYielded, ev.EffectivenessRolled)
@@ -138,61 +143,66 @@ evolve.unchanged(ev.LeaderAbilityUsed, ev.LeaderStruck, ev.TurnYielded, ev.Effec
 def _(e: ev.ItemUsed, s: Ring) -> Ring:
     items = s.side(e.seat).items
     i = items.index(e.item)
-    return _side(s, e.seat, items=items[:i] + items[i + 1:])
+    return _side(s, e.seat, replace(_own(s, e.seat), items=items[:i] + items[i + 1:]))
 
 
 @evolve.on()
 def _(e: ev.UnitSwapped, s: Ring) -> Ring:
-    return replace(_side(s, e.seat, ring=f"{e.seat}.{e.unit}"), swap_required=False)
+    return replace(_side(s, e.seat, replace(_own(s, e.seat), ring=f"{e.seat}.{e.unit}")), swap_required=False)
 
 
 @evolve.on()
 def _(e: ev.ApSpent, s: Ring) -> Ring:
-    return _side(s, e.seat, ap=(s.p1 if e.seat == "p1" else s.p2).ap - e.amount)
+    side = _own(s, e.seat)
+    return _side(s, e.seat, replace(side, ap=side.ap - e.amount))
 
 
 @evolve.on()
 def _(e: ev.ApGained, s: Ring) -> Ring:
-    return _side(s, e.seat, ap=(s.p1 if e.seat == "p1" else s.p2).ap + e.amount)
+    side = _own(s, e.seat)
+    return _side(s, e.seat, replace(side, ap=side.ap + e.amount))
 
 
 @evolve.on()
 def _(e: ev.HpReduced, s: Ring) -> Ring:
     unit = s.units[e.unit]
-    return _unit(s, e.unit, hp=max(0, unit.hp - e.amount), hits=unit.hits + (e.by is not None))
+    return _unit(s, replace(unit, hp=max(0, unit.hp - e.amount), hits=unit.hits + (e.by is not None)))
 
 
 @evolve.on()
 def _(e: ev.HpRestored, s: Ring) -> Ring:
     unit = s.units[e.unit]
-    return _unit(s, e.unit, hp=min(unit.max_hp, unit.hp + e.amount))
+    return _unit(s, replace(unit, hp=min(unit.max_hp, unit.hp + e.amount)))
 
 
 @evolve.on()
 def _(e: ev.MpChanged, s: Ring) -> Ring:
-    return _unit(s, e.unit, mp=s.units[e.unit].mp + e.delta)
+    unit = s.units[e.unit]
+    return _unit(s, replace(unit, mp=unit.mp + e.delta))
 
 
 @evolve.on()
 def _(e: ev.Augmented, s: Ring) -> Ring:
     unit = s.units[e.unit]
-    return _unit(s, e.unit, aug={**unit.aug, e.attr: unit.aug.get(e.attr, 0) + e.delta})
+    return _unit(s, replace(unit, aug={**unit.aug, e.attr: unit.aug.get(e.attr, 0) + e.delta}))
 
 
 @evolve.on()
 def _(e: ev.ExhaustionChanged, s: Ring) -> Ring:
-    return _unit(s, e.unit, exs=e.exs)
+    return _unit(s, replace(s.units[e.unit], exs=e.exs))
 
 
 @evolve.on()
 def _(e: ev.TagAdded, s: Ring) -> Ring:
-    return _unit(s, e.unit, tags=s.units[e.unit].tags + (e.tag,))
+    unit = s.units[e.unit]
+    return _unit(s, replace(unit, tags=unit.tags + (e.tag,)))
 
 
 def _pools(s: Ring, key: str, change: Callable[[tuple[PoolSlot, ...]], tuple[PoolSlot, ...]]) -> Ring:
     """A pool change in battle; with the unit's equipment disabled, the pools that come back
     with it take the same change."""
-    s = _unit(s, key, pools=change(s.units[key].pools))
+    unit = s.units[key]
+    s = _unit(s, replace(unit, pools=change(unit.pools)))
     return _disabled(s, key, lambda off: replace(off, worn=change(off.worn)))
 
 
@@ -222,7 +232,7 @@ def _(e: ev.PoolLost, s: Ring) -> Ring:
 @evolve.on()
 def _(e: ev.EquipmentDisabled, s: Ring) -> Ring:
     off = DisabledEquipment(unit=e.unit, equipment=e.equipment, turns=e.turns, worn=s.units[e.unit].pools)
-    return replace(_unit(s, e.unit, pools=e.pools), disabled=s.disabled + (off,))
+    return replace(_unit(s, replace(s.units[e.unit], pools=e.pools)), disabled=s.disabled + (off,))
 
 
 @evolve.on()
@@ -232,28 +242,31 @@ def _(e: ev.EquipmentDisableChanged, s: Ring) -> Ring:
 
 @evolve.on()
 def _(e: ev.EquipmentRestored, s: Ring) -> Ring:
-    return _disabled(_unit(s, e.unit, pools=e.pools), e.unit, lambda off: None)
+    return _disabled(_unit(s, replace(s.units[e.unit], pools=e.pools)), e.unit, lambda off: None)
 
 
 @evolve.on()
 def _(e: ev.UnitKnockedOut, s: Ring) -> Ring:
-    return replace(_unit(s, e.unit, ko=True), down=s.down | {e.unit}, strike_open=_opened(s, e.unit))
+    unit = replace(s.units[e.unit], ko=True)
+    return replace(_unit(s, unit), down=s.down | {e.unit}, strike_open=_opened(s, e.unit))
 
 
 @evolve.on()
 def _(e: ev.LpLost, s: Ring) -> Ring:
-    return _unit(s, e.unit, lp=max(0, s.units[e.unit].lp - e.amount))
+    unit = s.units[e.unit]
+    return _unit(s, replace(unit, lp=max(0, unit.lp - e.amount)))
 
 
 @evolve.on()
 def _(e: ev.LpRestored, s: Ring) -> Ring:
     unit = s.units[e.unit]
-    return _unit(s, e.unit, lp=min(unit.max_lp, unit.lp + e.amount))
+    return _unit(s, replace(unit, lp=min(unit.max_lp, unit.lp + e.amount)))
 
 
 @evolve.on()
 def _(e: ev.UnitRemoved, s: Ring) -> Ring:
-    return replace(_unit(s, e.unit, removed=True), down=s.down | {e.unit}, strike_open=_opened(s, e.unit))
+    unit = replace(s.units[e.unit], removed=True)
+    return replace(_unit(s, unit), down=s.down | {e.unit}, strike_open=_opened(s, e.unit))
 
 
 def _opened(s: Ring, unit: str) -> str | None:
@@ -266,23 +279,24 @@ def _opened(s: Ring, unit: str) -> str | None:
 
 @evolve.on()
 def _(e: ev.UnitRevived, s: Ring) -> Ring:
-    return replace(_unit(s, e.unit, ko=False), down=s.down - {e.unit})
+    return replace(_unit(s, replace(s.units[e.unit], ko=False)), down=s.down - {e.unit})
 
 
 @evolve.on()
 def _(e: ev.LeaderHpReduced, s: Ring) -> Ring:
-    return _side(s, e.seat, leader_hp=max(0, s.side(e.seat).leader_hp - e.amount))
+    side = _own(s, e.seat)
+    return _side(s, e.seat, replace(side, leader_hp=max(0, side.leader_hp - e.amount)))
 
 
 @evolve.on()
 def _(e: ev.LeaderHpRestored, s: Ring) -> Ring:
     side = s.side(e.seat)
-    return _side(s, e.seat, leader_hp=min(side.leader_max_hp, side.leader_hp + e.amount))
+    return _side(s, e.seat, replace(_own(s, e.seat), leader_hp=min(side.leader_max_hp, side.leader_hp + e.amount)))
 
 
 @evolve.on()
 def _(e: ev.TurnEnded, s: Ring) -> Ring:
-    return replace(_side(s, e.seat, ap=0), active=None)
+    return replace(_side(s, e.seat, replace(_own(s, e.seat), ap=0)), active=None)
 
 
 @evolve.on()
