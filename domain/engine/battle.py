@@ -20,7 +20,7 @@ from .rng import Rng, batch_cursor
 from .ruleset import Decision, Outcome, Ruleset, get_ruleset
 from .table import PlayerEntry, Table, parse_player
 from .timing import CLOCK_EVENTS, ClockStarted, Clocked, ClockState, fold_clock
-from .wire import check_wire
+from .wire import check_wire, check_wire_again
 
 
 class BattleCreated(Event, frozen=True, kw_only=True):
@@ -213,7 +213,7 @@ def check_inputs(ruleset: Ruleset[Any], players: Mapping[str, Any], setup: Any,
     """Everything a battle is created from is JSON the chain can hash (`check_wire`), within
     its limits; a SetupError or InvalidInput names the field."""
     check_wire(players, "players")
-    check_wire(setup, "setup")
+    check_wire_again(setup, "setup")        # battles are made from a few setups, again and again
     check_wire(nonces, "seed_nonces")
     parsed = parse_battle_setup(ruleset, setup)
     table = seat_table(ruleset, setup)

@@ -92,7 +92,7 @@ class Hooks:
         self.after: set[type] = set()
         # (phase, type) -> kind -> [(priority, handler, subject field)]: what a plan picks from.
         self._table: dict[tuple[Phase, type], dict[str, list[tuple[int, Handler, str | None]]]] = {}
-        # id(effects) -> what is kept of that tuple (`_Known`). The entry holds the effects
+        # id(effects) -> what is kept of that tuple (`hook_plans.Known`). The entry holds the effects
         # themselves, so no other sequence can reuse that id while it lives.
         self._by_identity: dict[int, Known] = {}
         self.kinds: set[str] = set()

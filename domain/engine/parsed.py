@@ -4,8 +4,8 @@ A bench, a balance pass or a tournament opens thousands of battles from a handfu
 and a ruleset's parse reads much of its content each time (decks, units, formations). A
 `SetupCache` keeps what a parse gave, by everything the parse reads:
 
-- the raw setup, as its `marshal` bytes, which tell every type apart (a list from a tuple,
-  True from 1, 1 from 1.0) and keep a mapping's order;
+- the raw setup, as its `marshal` bytes (`wire.value_key`), which tell every type apart (a list
+  from a tuple, True from 1, 1 from 1.0) and keep a mapping's order;
 - the param defaults of the release in force (`in_force.param_defaults`) and whether the
   inputs are a new battle's (`content.new_inputs`), which decide what a setup may leave out;
 - the content in force, by identity, and the records the parse read from it (`Reads`): a
@@ -17,16 +17,16 @@ the battles of one setup share it.
 """
 from __future__ import annotations
 
-import marshal
 from collections.abc import Callable, Mapping
 from itertools import repeat
 from operator import is_
-from typing import Any, Generic, NamedTuple, TypeVar, cast
+from typing import Any, Generic, NamedTuple, TypeVar
 
 import msgspec
 
 from .content import new_inputs
 from .in_force import param_defaults
+from .wire import value_key
 
 T = TypeVar("T")
 
@@ -87,10 +87,13 @@ class SetupCache(Generic[T]):
         self._parsed: dict[tuple[Any, ...], tuple[Any, Reads, T]] = {}
 
     def __call__(self, raw: Mapping[str, Any]) -> T:
+        raw_key = value_key(raw)
+        if raw_key is None:
+            return self.parse(raw)
+        key = (raw_key, tuple(param_defaults(self.params).items()), new_inputs())
         try:
-            key = (marshal.dumps(cast(Any, raw), 2), tuple(param_defaults(self.params).items()), new_inputs())
             hash(key)
-        except (ValueError, TypeError):
+        except TypeError:
             return self.parse(raw)
         known = self.content()
         found = self._parsed.get(key)

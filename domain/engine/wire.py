@@ -29,15 +29,26 @@ MAX_DEPTH = 64          # objects and arrays nested in one another; real setups 
 def check_wire(value: object, field: str) -> None:
     """Raise `InvalidInput` naming the first part of `value` that is not storable JSON: a
     string or key that is not valid Unicode, an integer outside 64 bits, NaN or infinity, a
-    value of another type, or nesting deeper than `MAX_DEPTH`. Tuples count as arrays.
+    value of another type, or nesting deeper than `MAX_DEPTH`. Tuples count as arrays."""
+    _check(value, field, 0)
 
-    A value that passed is known by its `marshal` bytes, which only builtins of exact types
-    have (a subclass is unmarshallable) and which tell every type and value apart: the same
-    setup sent for battle after battle is walked once."""
+
+def value_key(value: object) -> bytes | None:
+    """`value`'s `marshal` bytes, which tell every type and value apart (a list from a tuple,
+    True from 1, 1 from 1.0) and keep a mapping's order; None for a value marshal cannot write
+    (a subclass of a builtin, a struct, nesting past its limit). Every bytes-like object is
+    written alike, so a cache keyed by these keeps no value that holds one."""
     try:
-        known = marshal.dumps(cast(Any, value), 2)
+        return marshal.dumps(cast(Any, value), 2)
     except (ValueError, RecursionError):
-        known = None
+        return None
+
+
+def check_wire_again(value: object, field: str) -> None:
+    """`check_wire` for a value sent again and again (the setup battle after battle is made
+    from): one that passed is known by its `value_key` and not walked again. A refused value
+    is never remembered, and none that passed holds bytes (refused)."""
+    known = value_key(value)
     if known is not None and known in _PASSED:
         return
     _check(value, field, 0)
@@ -47,9 +58,7 @@ def check_wire(value: object, field: str) -> None:
         _PASSED.add(known)
 
 
-# The `marshal` bytes of values that passed `check_wire`. A value that holds bytes (refused)
-# is never among them, so marshal writing every bytes-like object alike cannot matter.
-_PASSED: set[bytes] = set()
+_PASSED: set[bytes] = set()         # the `value_key` of values that passed `check_wire_again`
 _PASSED_MAX = 1024
 
 

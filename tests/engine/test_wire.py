@@ -10,7 +10,7 @@ import orjson
 import pytest
 
 from domain.engine.errors import MAX_MESSAGE, InvalidInput, RuleViolation, clip, quote
-from domain.engine.wire import INT_MAX, INT_MIN, MAX_DEPTH, check_wire
+from domain.engine.wire import INT_MAX, INT_MIN, MAX_DEPTH, check_wire, check_wire_again, value_key
 
 
 def refused(value: object, field: str = "command") -> InvalidInput:
@@ -99,13 +99,14 @@ def test_an_integer_too_long_to_print_is_refused_and_described():
     assert quote(10**5000) == "<an integer of 16610 bits>"
 
 
-def test_a_value_that_passed_is_known_by_its_exact_types_and_values():
-    """Given a setup that passed, when it is sent again, then it passes; when a value like it
-    holds a lone surrogate, an integer past 64 bits, NaN, or a str subclass holding a lone
-    surrogate, then each is refused, every time: a refused value is never remembered."""
+def test_a_value_checked_again_is_known_by_its_exact_types_and_values():
+    """Given a setup that passed `check_wire_again`, when it is sent again, then it passes; when
+    a value like it holds a lone surrogate, an integer past 64 bits, NaN, or a str subclass
+    holding a lone surrogate, then each is refused, every time: a refused value is never
+    remembered, and a value is told apart from a passed one by its exact types."""
     good = {"deck": ["jab", "hook"], "n": INT_MAX, "x": 1.5}
-    check_wire(good, "setup")
-    check_wire({"deck": ["jab", "hook"], "n": INT_MAX, "x": 1.5}, "setup")
+    check_wire_again(good, "setup")
+    check_wire_again({"deck": ["jab", "hook"], "n": INT_MAX, "x": 1.5}, "setup")
 
     class Text(str):
         pass
@@ -114,4 +115,6 @@ def test_a_value_that_passed_is_known_by_its_exact_types_and_values():
                 {"deck": ["jab", "hook"], "n": INT_MAX, "x": math.nan},
                 {"deck": ["jab", Text("\ud800")], "n": 1}):
         for _ in range(2):
-            refused(bad, "setup")
+            with pytest.raises(InvalidInput):
+                check_wire_again(bad, "setup")
+    assert value_key(True) != value_key(1) and value_key([1]) != value_key((1,)) and value_key(Text("a")) is None
