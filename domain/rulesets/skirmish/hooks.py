@@ -117,33 +117,15 @@ def may(s: Skirmish, unit: Unit, act: str) -> bool:
 
 
 def may_each(s: Skirmish, units: Sequence[Unit], act: str) -> list[bool]:
-    """`may` for each of `units`: while no effect in force hooks an allowance, whether each has
-    not yet acted so this turn."""
-    found = []          # loops, not comprehensions: cheaper for the few units of a side
-    if hooked(s, Allowance):
-        for unit in units:
-            found.append(allowance(s, unit, act).allowed)
-    else:
-        spent = _SPENT[act]
-        for unit in units:
-            found.append(not spent(unit))
-    return found
-
-
-def may_move_attack(s: Skirmish, units: Sequence[Unit]) -> tuple[list[bool], list[bool]]:
-    """`may_each` for moving and for attacking, asking once whether an effect hooks an allowance.
-    The effects that do (Adrenaline, Restrained) change only their owner's: a unit whose own
-    talent and chips hook none is allowed each act it has not spent, whatever else is in force."""
-    moving, striking = [], []       # `may_each`'s own loop, for both acts at once
+    """`may` for each of `units`. The effects that hook an allowance (Adrenaline, Restrained)
+    change only their owner's: a unit whose own talent and chips hook none is allowed the act
+    if it has not spent it, whatever else is in force."""
     wanted = HOOKS.kinds_on(Phase.BEFORE, Allowance) if hooked(s, Allowance) else frozenset()
+    spent = _SPENT[act]
+    found = []          # a loop, not a comprehension: cheaper for the few units of a side
     for unit in units:
-        if wanted and _own_kinds(unit, wanted):
-            moving.append(allowance(s, unit, "move").allowed)
-            striking.append(allowance(s, unit, "attack").allowed)
-        else:
-            moving.append(not unit.moved)
-            striking.append(not unit.attacked)
-    return moving, striking
+        found.append(allowance(s, unit, act).allowed if wanted and _own_kinds(unit, wanted) else not spent(unit))
+    return found
 
 
 def targetable(s: Skirmish, unit: Unit, by: str) -> bool:

@@ -9,9 +9,10 @@ from domain.engine.grid import Cell
 from domain.engine.mulligan import mulligan_picks
 
 from .board import board_of, distances, sides, walk_moves
+from .cards import can_use
 from .commands import Attack, EndTurn, Field, Mulligan, Place, Play, SkirmishCommand
 from .content import Card, content
-from .hooks import may_move_attack, targetable_of
+from .hooks import may_each, targetable_of
 from .preparation import field_range, free_zone, unplaced
 from .resolver import reach, speed
 from .state import SEATS, Skirmish, Unit, opponent
@@ -65,7 +66,7 @@ def combat_commands(s: Skirmish, seat: str) -> list[SkirmishCommand]:
     found: list[SkirmishCommand] = []
     units, near = sides(s, seat)
     foes = targetable_of(s, near, seat)
-    moving, striking = may_move_attack(s, units)
+    moving, striking = may_each(s, units, "move"), may_each(s, units, "attack")
     # Loops, not comprehensions, over the few units of a side: they cost less.
     for unit, free in zip(units, moving):
         if free:
@@ -87,9 +88,8 @@ def combat_commands(s: Skirmish, seat: str) -> list[SkirmishCommand]:
     for card_id in sorted(set(p.hand)):
         card = cards[card_id]
         if card.cost <= ap:
-            owner = card.owner
             for i, unit in enumerate(units):
-                if owner == unit.character if owner is not None else card.cls == unit.cls:  # `cards.can_use`
+                if can_use(card, unit):
                     far = apart[i]
                     if far is None:
                         far = apart[i] = distances(s, unit, foes)

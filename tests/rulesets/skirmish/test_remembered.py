@@ -13,7 +13,7 @@ from domain.engine.hooks import Phase, modify
 from domain.rulesets.skirmish import RULESET
 from domain.rulesets.skirmish.board import _walks, _worked, board_of, walk_ends, walk_moves
 from domain.rulesets.skirmish.commands import Move
-from domain.rulesets.skirmish.hooks import HOOKS, Allowance, Targetable, answer, may_each, may_move_attack
+from domain.rulesets.skirmish.hooks import HOOKS, Allowance, Targetable, allowance, answer, may_each
 from domain.rulesets.skirmish.resolver import speed
 from domain.rulesets.skirmish.state import _effects, effects
 from tests.rulesets.defaults import batch_ends
@@ -83,16 +83,17 @@ def test_effects_carried_from_state_to_state_are_the_units_read_afresh():
 
 
 def test_listings_are_the_rules_asked_one_by_one_in_every_state_of_random_battles():
-    """A side's listing asks whether each unit may walk and attack once for both acts, and
-    floods walks by the opponents in their reach alone: the same as `may_each`, and as a flood
-    blocked by every opponent on the board."""
+    """A side's listing asks `may_each` whether its units may walk and attack, and floods walks
+    by the opponents in their reach alone: the same as asking each unit's allowance, and as a
+    flood blocked by every opponent on the board."""
     for i in range(3):
         for state in batch_ends(RULESET, _battle_records(i)):
             s = state.game
             if s.phase != "combat" or s.active is None:
                 continue
             units = s.fielded_on_board(s.active)
-            assert may_move_attack(s, units) == (may_each(s, units, "move"), may_each(s, units, "attack"))
+            for act in ("move", "attack"):
+                assert may_each(s, units, act) == [allowance(s, u, act).allowed for u in units]
             board = board_of(s)
             for u in units:
                 theirs = cell_bits(board.grid, [o.at() for o in s.on_board() if o.seat != u.seat])
@@ -100,9 +101,10 @@ def test_listings_are_the_rules_asked_one_by_one_in_every_state_of_random_battle
                 assert _walks(board, _worked(s, board), u, speed(s, u)) == fresh
 
 
-def test_may_move_attack_is_may_each_under_any_effects():
+def test_may_each_is_each_units_allowance_under_any_effects():
     rng = random.Random("may")
     for s in [_chipped(rng) for _ in range(20)]:
         for seat in ("p1", "p2"):
             units = s.fielded_on_board(seat)
-            assert may_move_attack(s, units) == (may_each(s, units, "move"), may_each(s, units, "attack"))
+            for act in ("move", "attack"):
+                assert may_each(s, units, act) == [allowance(s, u, act).allowed for u in units]
