@@ -17,25 +17,14 @@ from .hooks import HOOKS, CanAct, Row, Selectable, in_play
 from .state import ENEMIES, PARTY, Entity, Rat
 
 
-# The state last asked who it awaits, with the content it was asked under and the answer: the
-# runner asks twice of every state, before and as it takes a command. A strong reference: no
-# other state can take the address of the one kept here.
-_AWAITED: list[Any] = [None, None, frozenset()]
-
-
 def awaiting(s: Rat) -> frozenset[str]:
     """The seats with an entity to choose for, worked out once per state object."""
-    known = content()
-    if _AWAITED[0] is s and _AWAITED[1] is known:
-        seats: frozenset[str] = _AWAITED[2]
-        return seats
     found = answers(s)
-    kept: frozenset[str] | None = found.get("awaiting")
-    if kept is None:
-        kept = found["awaiting"] = frozenset([seat for side, seat in s.seats.items()
-                                              if seat is not None and _waiting(s, side, found)])
-    _AWAITED[0], _AWAITED[1], _AWAITED[2] = s, known, kept
-    return kept
+    seats: frozenset[str] | None = found.get("awaiting")
+    if seats is None:
+        seats = found["awaiting"] = frozenset([seat for side, seat in s.seats.items()
+                                               if seat is not None and _waiting(s, side, found)])
+    return seats
 
 
 def legal_commands(s: Rat, seat: str) -> list[Act]:
@@ -130,9 +119,6 @@ def choosers(s: Rat, side: str) -> tuple[str, ...]:
     if s.result is not None or s.resolving:
         return ()
     hooks, entities, plans = in_play(CanAct, s.effects), s.entities, s.plans
-    if not hooks:       # `_stopped` without a hook in play: dead or knocked out
-        return tuple([key for key in s.order if key not in plans and (e := entities[key]).side == side
-                      and not e.dead and not e.ko])
     return tuple([key for key in s.order if key not in plans and entities[key].side == side
                   and not _stopped(s, entities[key], hooks)])
 

@@ -51,8 +51,7 @@ def reveal(r: RatResolver) -> None:
     hooks, entities, plans = in_play(CanAct, s.effects), s.entities, s.plans
     for key in s.order:
         e = entities[key]
-        # `stopped` says "" of a living entity that is not knocked out while no hook is in play
-        reason = stopped(s, e, hooks) if key not in plans and not e.dead and (hooks or e.ko) else ""
+        reason = stopped(s, e, hooks) if key not in plans and not e.dead else ""
         if reason:          # never asked to choose: the log says why
             r.emit(ev.ActionSkipped(actor=key, reason=reason))
     if s.seats.get(ENEMIES) is None:
@@ -121,7 +120,7 @@ def act(r: RatResolver, plan: Plan) -> None:
     actor = s.entities[plan.actor]
     action = content().actions[plan.action]
     hooks = in_play(CanAct, s.effects)
-    reason = stopped(s, actor, hooks) if hooks or actor.dead or actor.ko else ""
+    reason = stopped(s, actor, hooks)
     if not reason and plan.target is not None and s.entities[plan.target].dead:
         reason = "target_gone"
     if reason:
