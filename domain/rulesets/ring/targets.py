@@ -6,8 +6,9 @@ content (`battle_options`), and `decide` takes a command found among them as che
 """
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Hashable, Sequence
 from itertools import combinations
+from typing import Any
 
 from domain.engine.errors import RuleViolation
 from domain.engine.events import Command
@@ -138,20 +139,29 @@ def swap_cost(s: Ring, seat: str) -> int:
     found = modifiers(s, SwapCost)
     if not found:                   # nothing in play changes it: `effective` would hand it back
         return max(0, rules.leaders[leader].swap_cost)
-    # The modifiers read only the Dynamics in play (the same tuple: the same records) and the
-    # seat: the last cost worked out for the seat serves while those and its leader stay.
-    last = _SWAP_COSTS.get(seat)
-    if last is not None and last[0] is s.dynamics and last[1] is found and last[2] is rules and last[3] == leader:
-        return last[4]
+    kept = _decided(s)
+    last = kept.get(("swap", seat, leader))
+    if last is not None and last[0] is found:
+        return last[1]
     changed = through(s, found, SwapCost(seat=seat, amount=rules.leaders[leader].swap_cost))
     assert changed is not None, "no Dynamic cancels a swap cost; they only change the amount"
     cost = max(0, changed.amount)
-    _SWAP_COSTS[seat] = (s.dynamics, found, rules, leader, cost)
+    kept[("swap", seat, leader)] = (found, cost)
     return cost
 
 
-# seat -> (the Dynamics in play, their `SwapCost` modifiers, the content, the leader, the cost)
-_SWAP_COSTS: dict[str, tuple[object, object, object, str, int]] = {}
+# What the Dynamics in play decide for a listing (each seat's swap cost, `ability_blocks`),
+# with the modifiers it was worked out through: kept while the Dynamics stay the same tuple (the
+# same records, all their hooks read) under the same content. The tuple is held here, strongly.
+_DECIDED: list[Any] = [None, None, {}]
+
+
+def _decided(s: Ring) -> dict[Hashable, Any]:
+    rules = content()
+    if _DECIDED[0] is not s.dynamics or _DECIDED[1] is not rules:
+        _DECIDED[0], _DECIDED[1], _DECIDED[2] = s.dynamics, rules, {}
+    found: dict[Hashable, Any] = _DECIDED[2]
+    return found
 
 
 def item_cost(s: Ring, seat: str) -> int:
@@ -265,19 +275,15 @@ def battle_actions(s: Ring, seat: str) -> tuple[RingCommand, ...]:
     return tuple(found)
 
 
-# (the Dynamics in play, their `AbilityCheck` modifiers, the content, `ability_blocks` of them)
-_BLOCKS: tuple[object, object, object, tuple[int, Collection[str]] | None] = (None, None, None, None)
-
-
 def _blocks(s: Ring, checks: Modifiers) -> tuple[int, Collection[str]] | None:
-    """`ability_blocks`, kept while the Dynamics in play stay the same tuple (the hooks read
-    only their records) and so do their modifiers and the content."""
-    global _BLOCKS
-    last, rules = _BLOCKS, content()
-    if last[0] is s.dynamics and last[1] is checks and last[2] is rules:
-        return last[3]
+    """`ability_blocks` of `checks`, kept as `_decided` keeps it."""
+    kept = _decided(s)
+    last = kept.get("blocks")
+    if last is not None and last[0] is checks:
+        found: tuple[int, Collection[str]] | None = last[1]
+        return found
     found = ability_blocks(s, checks)
-    _BLOCKS = (s.dynamics, checks, rules, found)
+    kept["blocks"] = (checks, found)
     return found
 
 
