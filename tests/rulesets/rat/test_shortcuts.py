@@ -1,5 +1,5 @@
-"""The shortcuts of rat's full path give exactly what the long way gives: a plan decided
-without a resolver (`decide`), the hooks a query cannot have (`hooks.in_play`), the queue's
+"""The shortcuts of rat's full path give exactly what the long way gives: a plan decided with
+the answers carried from the state before (`legal.planned`), the hooks a query cannot have (`hooks.in_play`), the queue's
 sort and the keys it keeps (`stats.queue`, `stats.kept_keys`), the next action sought among
 the plans still to act (`turn.resolve`), who the runner awaits (`legal.awaiting`), a
 reaction's effect still held (`RatResolver.holds`), the equipment that forbids PROTECT
@@ -35,7 +35,8 @@ QUERIES = (StatQuery, CanAct, Aging, Affliction, KoCheck, Selectable, StrikeQuer
 
 
 def the_long_way(s: Rat, seat: str, cmd: Any, seed: bytes) -> Decision[Rat]:
-    """The command's decision as a resolver makes it, the plan emitted and the turn run on."""
+    """The command's decision as a resolver makes it (given a copy of the state, every answer
+    about it is worked out afresh)."""
     r = RESOLVING(s, Rng(seed))
     COMMANDS.handler(cmd)(r, seat, cmd)
     return r.decision()
@@ -61,7 +62,7 @@ def battle_states(enemy_seat: bool, battles: int = 3) -> Iterator[tuple[Rat, str
 
 
 @pytest.mark.parametrize("enemy_seat", [False, True])
-def test_a_plan_decided_without_a_resolver_is_the_decision_a_resolver_makes(enemy_seat):
+def test_a_plan_decided_on_carried_answers_is_the_decision_made_afresh(enemy_seat):
     compared = 0
     for s, seat, cmd, seed in battle_states(enemy_seat):
         long = the_long_way(replace(s), seat, cmd, seed)      # a copy: every answer worked out afresh
