@@ -25,6 +25,7 @@ from replays.verify import verify
 
 from .adapters.click import invoke
 from .cli_audit import audit_app, export_set, log, replay_import
+from .cli_balance import balance
 from .cli_bot import POLICY_NAMES, bot
 from .cli_clock import CLOCK_HELP, THINK_HELP, Pace, preset_lines, preset_rows, read_clock, read_think
 from .cli_errors import clean_errors, fail, parse_json_option, perspective
@@ -305,6 +306,7 @@ audit_app.command("tournament")(audit_tournament_command)
 app.add_typer(audit_app, name="audit")
 app.command()(clean_errors(serve))
 app.command()(clean_errors(bot))
+app.command()(clean_errors(balance))
 app.add_typer(projections_app, name="projections")
 
 

@@ -6,8 +6,10 @@ battle's event stream instead of polling.
 
 In a clocked battle it reads its seat's time left from the view's `clock` (a running clock
 ticks down from the view's `at_ms`; the bot's wall clock is taken to agree with the server's).
-No policy has a think budget: each chooses at once, so a move costs its round trips, and
-each request of a move may take at most half the seat's time left. It waits for the other
+A searching policy reads its seat's knowledge (`GET /battles/{id}/knowledge`) and searches
+here, with the rules of the battle's own version; its iteration budget shrinks with its time
+left. Every other policy chooses at once, so a move costs its round trips. Each request of a
+move may take at most half the seat's time left. It waits for the other
 seats for `--wait` seconds, or for as long as their running clocks (and grace) have left, as
 the server ends their turn by then; a move refused with `time_out` waits for the server's
 timeout instead of trying again.
@@ -19,12 +21,17 @@ from collections.abc import Mapping
 from typing import Any
 
 import httpx
+import msgspec
 import typer
 
 from domain.ai import get_policy, policy_names
 from domain.ai.match import seeded_bytes
 from domain.ai.memory import Memory
+from domain.engine.bots import Bot, Seen
+from domain.engine.errors import RingsideError
 from domain.engine.rng import Rng
+from domain.engine.ruleset import pinned_ruleset
+from domain.engine.table import MAX_ITERATIONS
 from domain.writer import wall_ms
 
 from .cli_errors import fail
@@ -118,9 +125,35 @@ def refused_for_time(response: httpx.Response) -> bool:
         return False
 
 
-def play_seat(client: SeatClient, policy_name: str, seed: str, wait_seconds: float) -> dict[str, Any]:
+def searched(client: SeatClient, policy: Bot, legal: list[dict[str, Any]], rng: Rng,
+             timeout: float) -> dict[str, Any]:
+    """A searching bot's move: from the seat's knowledge (`GET /battles/{id}/knowledge`) and the
+    rules of the battle's own version, searched here."""
+    raw = client.get("/knowledge", timeout)
+    ruleset = pinned_ruleset(raw["ruleset"], raw["version"], raw["content_hash"])
+    if ruleset is None:
+        raise BotError(f"this client does not play {raw['ruleset']} {raw['version']}, the battle's version")
+    seen = Seen(ruleset, raw["seat"], msgspec.convert(raw["knowledge"], type=ruleset.state_type), raw["sides"],
+                raw["time_left_ms"])
+    commands = [ruleset.codec.parse(wire) for wire in legal]
+    return ruleset.codec.wire(policy.choose(seen, commands, rng))
+
+
+def chosen(client: SeatClient, policy: Bot, view: dict[str, Any], legal: list[dict[str, Any]], rng: Rng,
+           timeout: float) -> dict[str, Any]:
+    """The policy's move, from what it reads: its knowledge, or its view (and memory)."""
+    if policy.searches:
+        return searched(client, policy, legal, rng, timeout)
+    memory = Memory.from_json({"actions_at_turn": 0, **client.get("/memory", timeout)}) \
+        if policy.needs_memory else None
+    choice: dict[str, Any] = policy.choose(view["state"] if policy.needs_view else None, legal, rng, memory)
+    return choice
+
+
+def play_seat(client: SeatClient, policy_name: str, seed: str, wait_seconds: float,
+              iterations: int | None = None) -> dict[str, Any]:
     view = client.get("")
-    policy = get_policy(policy_name, view["ruleset"])
+    policy = get_policy(policy_name, view["ruleset"], iterations)
     rng = Rng(seeded_bytes(seed, "bot", client.battle_id))
     clocked = "clock" in view
     while True:
@@ -135,10 +168,7 @@ def play_seat(client: SeatClient, policy_name: str, seed: str, wait_seconds: flo
             continue
         budget = move_timeout(clock, seat, wall_ms(), wait_seconds)
         try:
-            memory = Memory.from_json({"actions_at_turn": 0, **client.get("/memory", budget)}) \
-                if policy.needs_memory else None
-            choice = policy.choose(view["state"] if policy.needs_view else None, legal["legal"], rng, memory)
-            response = client.act(choice, legal["seq"], budget)
+            response = client.act(chosen(client, policy, view, legal["legal"], rng, budget), legal["seq"], budget)
         except httpx.ReadTimeout:
             continue            # past its share of the seat's time: look again (expected_seq refuses a repeat)
         if response.status_code == 409:
@@ -153,13 +183,15 @@ def bot(url: str = typer.Option(..., help="Base URL of the Ringside service."),
         token: str = typer.Option(..., help="This seat's token."),
         policy: str = typer.Option("random", help=f"Bot policy: {POLICY_NAMES}."),
         seed: str = typer.Option("0", help="Seed of the bot's own choices."),
+        iterations: int = typer.Option(None, min=1, max=MAX_ITERATIONS,
+                                       help="A searching bot's iterations per move (its difficulty)."),
         wait: float = typer.Option(60.0, help="Seconds to wait for the other side before giving up (in a clocked "
                                                "battle, longer while the other side's clock runs).")) -> None:
     """Play one seat of a battle over HTTP until it ends."""
     client = SeatClient(url, battle, token, timeout=wait)
     try:
-        final = play_seat(client, policy, seed, wait)
-    except BotError as exc:
+        final = play_seat(client, policy, seed, wait, iterations)
+    except (BotError, RingsideError) as exc:
         fail(str(exc))
     except httpx.HTTPError as exc:
         fail(f"cannot reach {url}: {exc}")

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from domain.ai import get_policy
-from domain.ai.match import bot_choice, remember
+from domain.ai.match import bot_choice, remember, seen_by
 from domain.ai.memory import Memory
 from domain.battles import Battles
 from domain.engine.battle import BattleCreated, BattleEnded, BattleState
@@ -34,7 +34,7 @@ from domain.engine.errors import RingsideError
 from domain.engine.events import Recorded
 from domain.engine.rng import Rng
 from domain.engine.ruleset import ruleset_of
-from domain.engine.table import house_bots
+from domain.engine.table import house_bots, house_iterations
 from domain.store import LogCursor
 
 log = logging.getLogger("ringside.house")
@@ -193,10 +193,11 @@ class HouseSeats:
         if not self.claims.claim(f"{battle_id}:{seat}:{state.seq}"):
             return False
         ruleset = ruleset_of(state.created)
-        bot = get_policy(policy, ruleset.id)
+        bot = get_policy(policy, ruleset.id, iterations=house_iterations(state.created.players.get(seat)))
         legal = ruleset.legal_commands(state.game, seat)
         choice = bot_choice(bot, ruleset, state.game, seat, legal, Rng(os.urandom(32)),
-                            self._memory(state, seat) if bot.needs_memory else None)
+                            self._memory(state, seat) if bot.needs_memory else None,
+                            seen=seen_by(ruleset, state, seat, self.battles.now_ms()) if bot.searches else None)
         wire = choice if isinstance(choice, Mapping) else ruleset.codec.wire(choice)
         try:
             self.battles.submit(battle_id, seat, dict(wire), expected_seq=state.seq,

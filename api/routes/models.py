@@ -26,7 +26,8 @@ class HouseBot(BaseModel):
 # names `players.<seat>`, never a pydantic union member); the schema documents both forms.
 Player = Annotated[Any, WithJsonSchema({"anyOf": [
     {"type": "string", "minLength": 1, "maxLength": 64},
-    {"type": "object", "properties": {"bot": {"type": "string", "minLength": 1, "maxLength": 64}},
+    {"type": "object", "properties": {"bot": {"type": "string", "minLength": 1, "maxLength": 64},
+                                      "iterations": {"type": "integer", "minimum": 1, "maximum": 20_000}},
      "required": ["bot"], "additionalProperties": False}]})]
 
 
@@ -58,7 +59,8 @@ class Strict(BaseModel):
 class CreateBattle(Strict):
     ruleset: str = Field(min_length=1, max_length=64)
     players: dict[SeatKey, Player] = Field(max_length=MAX_SEATS, description=(
-        'a player id per seat, or {"bot": policy} for a seat the service plays (a house seat); a player id '
+        'a player id per seat, or {"bot": policy} for a seat the service plays (a house seat; a searching '
+        'bot takes "iterations", its difficulty); a player id '
         'may not start with "house:" in any letter case or Unicode form'))
     setup: dict[str, Any] | None = None
     seed_nonces: dict[SeatKey, Nonce] | None = Field(

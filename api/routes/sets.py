@@ -22,7 +22,7 @@ SetId = Annotated[str, Path(max_length=64)]
 class SetOut(BaseModel):
     set_id: str
     ruleset: str
-    players: dict[str, str | dict[str, str]]      # a player id per seat, or {"bot": policy} for a house seat
+    players: dict[str, str | dict[str, str | int]]      # a player id per seat, or {"bot": policy} for a house seat
     games: int
     mode: str
     clock: dict[str, Any] | None                  # the clock every battle runs (its fields); null for none

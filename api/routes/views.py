@@ -4,9 +4,11 @@ from __future__ import annotations
 import time
 from typing import Annotated, Any
 
+import msgspec
 from fastapi import APIRouter, Path, Query, Request
 from starlette.responses import Response
 
+from domain.ai.match import seen_by
 from domain.ai.memory import Memory
 from domain.engine.errors import RingsideError
 from domain.engine.ruleset import get_ruleset
@@ -56,6 +58,22 @@ def battle_memory(battle_id: Annotated[str, Path(max_length=64)], request: Reque
     memory = found or Memory(seat).as_json()
     memory.pop("actions_at_turn", None)
     return json_response({"battle_id": battle_id, **memory})
+
+
+@router.get("/battles/{battle_id}/knowledge", responses=ERRORS)
+def battle_knowledge(battle_id: Annotated[str, Path(max_length=64)], request: Request) -> Response:
+    """What the seat knows, as a state of its game's own type (the ruleset's `knowledge`):
+    every part it may see as it is, every other part a mark. A searching bot draws the states
+    it searches from this alone (`ringside bot --policy search`)."""
+    services = request.app.state.services
+    battles = services.battles
+    seat = seat_of(services, battle_id, bearer(request))
+    state = battles.load(battle_id)
+    ruleset = battles.ruleset_of(state)
+    seen = seen_by(ruleset, state, seat, battles.now_ms() if state.clock is not None else None)
+    return json_response({"battle_id": battle_id, "seat": seat, "seq": state.seq, "ruleset": ruleset.id,
+                          "version": ruleset.version, "content_hash": ruleset.content_hash, "sides": seen.sides,
+                          "time_left_ms": seen.time_left_ms, "knowledge": msgspec.to_builtins(seen.knowledge)})
 
 
 @router.get("/leaderboards/{ruleset}", responses=ERRORS)

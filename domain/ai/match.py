@@ -16,8 +16,8 @@ from hashlib import blake2b
 from typing import Any
 
 from domain.engine.battle import BattleState, decide_batch, open_battle
-from domain.engine.bots import Bot
-from domain.engine.clock import ClockSpec
+from domain.engine.bots import Bot, Seen
+from domain.engine.clock import ClockSpec, remaining
 from domain.engine.events import Command, Recorded, Viewer
 from domain.engine.rng import Rng
 from domain.engine.ruleset import Ruleset
@@ -107,7 +107,8 @@ def play(ruleset: Ruleset[Any], bots: Mapping[str, Bot], *, battle_id: str, reve
                 remember(ruleset, state, records[seen:], memories)
                 seen = len(records)
             legal = ruleset.legal_commands(state.game, seat)
-            choice = bot_choice(bots[seat], ruleset, state.game, seat, legal, rng, memories.get(seat))
+            choice = bot_choice(bots[seat], ruleset, state.game, seat, legal, rng, memories.get(seat),
+                                seen=seen_by(ruleset, state, seat, at_ms) if bots[seat].searches else None)
             state, batch = decide_batch(ruleset, state, seat, choice, at_ms=at_ms, awaited=waiting)
         records.extend(batch)
         decisions += 1
@@ -122,12 +123,28 @@ def house_players(bots: Mapping[str, Bot]) -> dict[str, Any]:
 
 
 def bot_choice(bot: Bot, ruleset: Ruleset[Any], game: Any, seat: str, legal: Sequence[Command], rng: Rng,
-               memory: Memory | None = None) -> Command | Mapping[str, Any]:
-    """What `bot` plays for `seat`, given only the seat's view (and memory) when it reads them."""
+               memory: Memory | None = None, seen: Seen | None = None) -> Command | Mapping[str, Any]:
+    """What `bot` plays for `seat`, given only the seat's view (and memory) when it reads them,
+    or only its knowledge (`seen`) when it searches."""
+    if bot.searches:
+        if seen is None:
+            raise ValueError(f"the {bot.name} bot searches: it needs the seat's knowledge")
+        return bot.choose(seen, legal, rng)
     if not bot.needs_view:
         return bot.choose(None, legal, rng)      # picks one of the command objects as they are
     view = ruleset.view(game, Viewer(seat=seat))
     return bot.choose(view, [ruleset.codec.wire(c) for c in legal], rng, memory=memory)
+
+
+def seen_by(ruleset: Ruleset[Any], state: BattleState, seat: str, at_ms: int | None) -> Seen:
+    """What `seat` knows of `state`, for a searching bot: its knowledge, the table's sides and
+    (in a clocked battle, at `at_ms`) its time left."""
+    table = state.table
+    sides = {s: table.side_of(s) for s in table.seats}
+    left = None
+    if state.clock is not None and at_ms is not None and seat in state.clock.seats:
+        left = remaining(state.clock.spec, state.clock.seats[seat], at_ms)
+    return Seen(ruleset, seat, ruleset.knowledge(state.game, seat), sides, left)
 
 
 def remember(ruleset: Ruleset[Any], state: BattleState, new: list[Recorded], memories: dict[str, Memory]) -> None:

@@ -31,7 +31,7 @@ class BattleCreated(Event, frozen=True, kw_only=True):
     ruleset_version: str
     content_hash: str
     setup: dict[str, Any]
-    players: dict[str, str | dict[str, str]]      # a player id, or {"bot": policy} for a house seat
+    players: dict[str, str | dict[str, str | int]]      # a player id, or {"bot": policy} for a house seat
     seed_commitment: str
     seed_nonces: dict[str, str] = {}
     seed: Annotated[str | None, server_only()]
@@ -97,7 +97,7 @@ def effective_seed(revealed: bytes, nonces: Mapping[str, str]) -> bytes:
 
 
 def open_battle(ruleset: Ruleset[Any], *, battle_id: str, setup: Mapping[str, Any],
-                players: Mapping[str, PlayerEntry], revealed: bytes, nonces: Mapping[str, str] | None = None,
+                players: Mapping[str, object], revealed: bytes, nonces: Mapping[str, str] | None = None,
                 token_hashes: Mapping[str, str] | Callable[[Table], Mapping[str, str]] | None = None,
                 created_at: str, private: bool = False, clock: ClockSpec | None = None,
                 clock_at_ms: int | None = None, first_move_loses: bool = False) -> tuple[BattleState, list[Recorded]]:

@@ -58,7 +58,9 @@ def earlier_release(ruleset: Ruleset[S], *, release: Release, content: Content,
         awaiting=pinned(declared.awaiting), legal_commands=pinned(declared.legal_commands),
         decide=pinned(declared.decide), view=pinned(declared.view), outcome=pinned(declared.outcome),
         table=pinned(declared.table), withhold_setup=pinned(declared.withhold_setup), turn=pinned(declared.turn),
-        memory_known=pinned(declared.memory_known))
+        memory_known=pinned(declared.memory_known), knowledge=pinned(declared.knowledge),
+        determinize=pinned(declared.determinize), tally=pinned(declared.tally),
+        default_command=declared.default_command and pinned(declared.default_command))
 
 
 class Kept(Mapping[str, Release]):

@@ -19,6 +19,9 @@ whether it exists:
 | `releases`: earlier versions this code still plays (`domain.engine.releases.Kept`) | none |
 | `default_command(state, seat)`: the move the rules play for a seat whose clock ran out (`auto`) | none: a timeout forfeits |
 | `recommended_clock`: the clock preset the game plays best with (`GET /rulesets`; advice only) | none |
+| `knowledge(state, seat)`, `determinize(knowledge, seat, rng)`: what a seat knows, and full states consistent with it, for search bots | nothing hidden: a state is its own knowledge |
+| `matchups()`: the setups a balance run plays, each side's entry named (`Matchup`) | the default setup, sides by id |
+| `tally(events, seats)`: what a balance run counts of what `seats` did (moves, rows taken) | nothing |
 
 Two parts every game declares that the engine reads only to check and explain them: `commands`,
 the command -> handler table its `decide` dispatches through (`domain.engine.dispatch`), and
@@ -102,6 +105,55 @@ def nothing_known(view: Mapping[str, Any], seat: Seat) -> dict[str, Any]:
     return {}
 
 
+def everything_known(state: Any, seat: Seat) -> Any:
+    return state
+
+
+def nothing_to_sample(knowledge: Any, seat: Seat, rng: Rng) -> Any:
+    return knowledge
+
+
+def nothing_tallied(events: Sequence[Event], seats: Sequence[Seat]) -> dict[str, int]:
+    return {}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Matchup:
+    """One cell of a balance run: a full setup for `open_battle`, the entry each side plays in
+    it (a deck, a team, an encounter: whatever the game's setups vary), and the cell's name."""
+    setup: Mapping[str, Any]
+    entries: Mapping[Side, str]
+    label: str
+
+
+def default_setup_only() -> Sequence[Matchup]:
+    """Stands for the default `matchups` until the ruleset is built, which binds it to its own
+    default setup (`Ruleset.__post_init__`)."""
+    return ()
+
+
+def every_pairing(parts: Mapping[str, Mapping[str, Any]], rest: Mapping[str, Any] | None = None,
+                  sides: tuple[Side, Side] = ("p1", "p2")) -> list[Matchup]:
+    """A duel's matchups: every ordered pair of two different entries, one on each side (so
+    each pair is played in both seatings). `parts` maps an entry's name to its side's part of
+    the setup (`{"deck": "ember_rush"}`); `rest` is the rest of the setup."""
+    return [Matchup(setup={**(rest or {}), sides[0]: dict(parts[a]), sides[1]: dict(parts[b])},
+                    entries={sides[0]: a, sides[1]: b}, label=f"{a} v {b}")
+            for a in parts for b in parts if a != b]
+
+
+@dataclass(frozen=True, eq=False)
+class DefaultMatchup:
+    """The `matchups` of a ruleset that declares none: its default setup alone, each side
+    labelled by its side id."""
+    ruleset: "Ruleset[Any]" = field(repr=False)
+
+    def __call__(self) -> list[Matchup]:
+        sides = self.ruleset.default_table().side_ids
+        return [Matchup(setup=self.ruleset.fresh_setup(), entries={side: side for side in sides},
+                        label=" v ".join(sides))]
+
+
 @dataclass(frozen=True, kw_only=True, eq=False)
 class Ruleset(Generic[S, P, C]):
     """A game, declared once. Replays pin `id`, `version` and `content.hash`."""
@@ -146,8 +198,24 @@ class Ruleset(Generic[S, P, C]):
     # The clock preset the game plays best with, shown to whoever creates a battle (`GET
     # /rulesets`, `ringside rulesets`). Advice only: a battle runs a clock only when asked.
     recommended_clock: str | None = None
+    # Search (`domain/ai/search.py`). `knowledge(state, seat)` is what the seat knows, as a state
+    # of the game's own type: each part the seat may see as it is, each other part replaced by a
+    # mark that tells only what the seat may see (how many cards a hand holds, the gauge band of
+    # an HP). It is a redacted projection like `view`, served to the seat alone. `determinize(
+    # knowledge, seat, rng)` fills every mark with a value drawn from what the seat has not seen,
+    # so the state it returns is possible: its knowledge and its view for the seat are the seat's.
+    knowledge: Callable[[S, Seat], S] = everything_known
+    determinize: Callable[[S, Seat, Rng], S] = nothing_to_sample
+    # Balance (`ringside balance`): the setups a balance run plays, each naming the entry every
+    # side plays in it. A game whose setups vary nothing keeps the default setup alone.
+    matchups: Callable[[], Sequence[Matchup]] = default_setup_only
+    # ... and what it counts of the play: the game's own tallies of what `seats` did in one
+    # battle's events (moves made, rows taken), shown per 100 battles.
+    tally: Callable[[Sequence[Event], Sequence[Seat]], Mapping[str, int]] = nothing_tallied
 
     def __post_init__(self) -> None:
+        if self.matchups is default_setup_only:
+            object.__setattr__(self, "matchups", DefaultMatchup(self))
         if self.recommended_clock is not None and self.recommended_clock not in PRESETS:
             raise ValueError(f"{self.id}: recommended_clock {self.recommended_clock!r} is not a clock preset; "
                              f"presets: {', '.join(PRESETS)}")

@@ -66,16 +66,25 @@ def duel_table(setup: Mapping[str, Any]) -> Table:
     return DUEL
 
 
-PlayerEntry = str | dict[str, str]
+PlayerEntry = str | dict[str, str | int]
+# A searching house bot's difficulty: its iterations per move (`{"bot": "search", "iterations": 400}`).
+MAX_ITERATIONS = 20_000
 
 
 def parse_player(seat: Seat, raw: object) -> PlayerEntry:
-    """A seat's player as given on the wire: a player id, or `{"bot": "<policy>"}`."""
+    """A seat's player as given on the wire: a player id, or `{"bot": "<policy>"}` with, for a
+    bot that searches, its `iterations` per move."""
     if isinstance(raw, Mapping):
-        bot = raw.get("bot")
-        if set(raw) != {"bot"} or not isinstance(bot, str) or not bot.strip() or len(bot) > MAX_PLAYER_ID:
-            raise InvalidInput(f"players.{seat}", 'a house seat is {"bot": "<policy name>"} and nothing else')
-        return {"bot": bot}
+        bot, iterations = raw.get("bot"), raw.get("iterations")
+        if not set(raw) <= {"bot", "iterations"} or not isinstance(bot, str) or not bot.strip() \
+                or len(bot) > MAX_PLAYER_ID:
+            raise InvalidInput(f"players.{seat}", 'a house seat is {"bot": "<policy name>"}, with "iterations" '
+                               "for a bot that searches, and nothing else")
+        if iterations is None:
+            return {"bot": bot}
+        if type(iterations) is not int or not 1 <= iterations <= MAX_ITERATIONS:
+            raise InvalidInput(f"players.{seat}.iterations", f"iterations must be an integer from 1 to {MAX_ITERATIONS}")
+        return {"bot": bot, "iterations": iterations}
     if not isinstance(raw, str) or not raw.strip() or len(raw) > MAX_PLAYER_ID:
         raise InvalidInput(f"players.{seat}", f"a player id must be a non-empty string of at most {MAX_PLAYER_ID} characters, "
                            'or {"bot": "<policy name>"} for a house seat')
@@ -101,10 +110,21 @@ def house_bot(entry: object) -> str | None:
     return None
 
 
+def house_iterations(entry: object) -> int | None:
+    """A searching house bot's iterations per move, when its entry gives them."""
+    if isinstance(entry, Mapping) and isinstance(entry.get("iterations"), int):
+        return int(entry["iterations"])
+    return None
+
+
 def player_id(entry: object) -> str:
-    """The id a seat's player is rated and listed under: house bots as `house:<policy>`."""
+    """The id a seat's player is rated and listed under: house bots as `house:<policy>`, and a
+    searching one of a given difficulty as `house:<policy>@<iterations>` (rated apart)."""
     bot = house_bot(entry)
-    return HOUSE_PREFIX + bot if bot is not None else str(entry)
+    if bot is None:
+        return str(entry)
+    iterations = house_iterations(entry)
+    return HOUSE_PREFIX + bot + (f"@{iterations}" if iterations is not None else "")
 
 
 def house_bots(players: Mapping[str, object]) -> dict[Seat, str]:

@@ -15,7 +15,7 @@ class SetCreated(Event, frozen=True, kw_only=True):
     ruleset: str
     ruleset_version: str
     content_hash: str
-    players: dict[str, str | dict[str, str]]
+    players: dict[str, str | dict[str, str | int]]
     games: int
     mode: str                                   # one of MODES
     public_setup: dict[str, Any]
@@ -47,6 +47,6 @@ class SetEnded(Event, frozen=True, kw_only=True):
     TOPIC = "sets.SetEnded"
     set_id: str
     ruleset: str
-    players: dict[str, str | dict[str, str]]
+    players: dict[str, str | dict[str, str | int]]
     winner: str | None                          # the side with the most wins; None for a tie
     score: dict[str, int]                       # wins per side

@@ -32,7 +32,7 @@ def help_text(*path: str) -> str:
 
 
 def test_the_walk_finds_every_command():
-    assert set(ALL) == {"rulesets", "simulate", "log", "serve", "bot", "replay export", "replay verify",
+    assert set(ALL) == {"rulesets", "simulate", "balance", "log", "serve", "bot", "replay export", "replay verify",
                         "replay show", "replay diff", "replay import", "audit set", "audit queue", "audit tournament",
                         "projections run", "projections status", "projections rebuild"}
 
@@ -46,7 +46,7 @@ def test_every_parameter_has_a_description(path):
 @pytest.mark.parametrize(("path", "option"), [("simulate", "--bots"), ("bot", "--policy")])
 def test_policy_options_list_the_registered_policies(path, option):
     names = ", ".join(policy_names())
-    assert names == "greedy, memory, random"
+    assert names == "greedy, memory, random, search"
     assert f"{option} <str> " in help_text(*path.split())
     assert f": {names}." in help_text(*path.split()).split(option, 1)[1]
 

@@ -28,13 +28,14 @@ from replays.verify import verify
 
 from .playout_contract import PlayoutContract
 from .routes_contract import RoutesContract
+from .search_contract import SearchContract
 from .views_contract import ViewsContract
 
 
 MAX_COMMANDS = 5000
 
 
-class RulesetContract(ViewsContract, RoutesContract, PlayoutContract, ABC):
+class RulesetContract(ViewsContract, RoutesContract, PlayoutContract, SearchContract, ABC):
     ruleset_id: ClassVar[str]
     playouts: ClassVar[int] = 12
     policies: ClassVar[tuple[str, ...]] = ("random", "greedy")
@@ -346,7 +347,9 @@ class RulesetContract(ViewsContract, RoutesContract, PlayoutContract, ABC):
             seats = self.ruleset.default_table().seats
             humans = seats[:1] if len(seats) > 1 else ()
             for name in policy_names(self.ruleset_id):
-                players = {s: "human" if s in humans else {"bot": name} for s in seats}
+                # A searching bot at a small budget: its strength is measured elsewhere.
+                bot = {"bot": name, "iterations": 8} if get_policy(name, self.ruleset_id).searches else {"bot": name}
+                players = {s: "human" if s in humans else bot for s in seats}
                 made = battles.create(self.ruleset_id, players)
                 rng = Rng(seeded_bytes("house", name))
                 for _ in range(MAX_COMMANDS):

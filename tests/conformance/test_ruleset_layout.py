@@ -20,12 +20,15 @@ the optional parts in their one place, and a README whose "where" column leads t
 | optional `bots/` | the game's own bots, the memory bot among them |
 | optional `carry.py` | what a set carries between battles |
 | optional `releases/` | the kept releases |
+| optional `knowledge.py` | `knowledge` and `determinize`: what a seat knows, and states consistent with it |
+| optional `matchups.py` | `matchups`: the setups a balance run plays, each side's entry named |
 
 Any other module is the game's own (a board, cards, attacks) and sits beside these.
 """
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import importlib
 import inspect
@@ -43,11 +46,12 @@ ROOT = Path(__file__).resolve().parents[2]
 RULESETS = ROOT / "domain" / "rulesets"
 REQUIRED = ("__init__.py", "README.md", "setup.py", "start.py", "legal.py", "decide.py", "evolve.py",
             "view.py", "events.py", "commands.py", "state.py", "content.py", "content", "hooks.py")
-OPTIONAL = ("effects", "steps.py", "bots", "carry.py", "releases")
+OPTIONAL = ("effects", "steps.py", "bots", "carry.py", "releases", "knowledge.py", "matchups.py")
 # A role's module name is taken: it names that role at the top of the package, nowhere deeper.
 ROLES = {name.removesuffix(".py") for name in REQUIRED + OPTIONAL} - {"__init__", "README.md", "releases"}
 PACKAGES = ("effects", "bots")          # optional parts that are packages, never single modules
 IDS = sorted(all_rulesets())
+GENERIC = ("domain.engine.", "domain.ai.")     # where the policies every game may tune live
 
 
 def package(ruleset_id: str) -> str:
@@ -99,7 +103,8 @@ def test_each_declared_function_lives_in_its_role_module(ruleset_id: str) -> Non
     p = package(ruleset_id)
     where = {"parse_setup": "setup", "start": "start", "evolve": "evolve", "awaiting": "legal",
              "legal_commands": "legal", "decide": "decide", "outcome": "decide", "view": "view"}
-    optional = {"table": "setup", "withhold_setup": "setup", "turn": "decide", "memory_known": "view"}
+    optional = {"table": "setup", "withhold_setup": "setup", "turn": "decide", "memory_known": "view",
+                "knowledge": "knowledge", "determinize": "knowledge", "matchups": "matchups"}
     for name, module in where.items():
         assert lives_in(getattr(r, name), f"{p}.{module}", name), f"{ruleset_id}.{name} is not in {module}.py"
     for name, module in optional.items():
@@ -117,12 +122,20 @@ def test_each_declared_function_lives_in_its_role_module(ruleset_id: str) -> Non
 
 
 def bot_parts_in(factory: Any, bots: str) -> bool:
-    """A game's bot is its own code in `bots`: a policy declared there, or an engine policy
-    (`GreedyPolicy`, `MemoryBot`) given the game's scorer from there, through `partial`."""
+    """A game's bot is its own code in `bots`: a policy declared there, or a generic policy
+    (`GreedyPolicy`, `MemoryBot`, `SearchBot`) given the game's scorer or tuning from there,
+    through `partial`; a tuning's own functions are the game's, or the generic defaults."""
     if isinstance(factory, functools.partial):
-        return (bot_parts_in(factory.func, bots) or declared_in(factory.func).startswith("domain.engine.")) and \
-            all(bot_parts_in(arg, bots) for arg in factory.args if callable(arg)) and factory.args != ()
+        return (bot_parts_in(factory.func, bots) or declared_in(factory.func).startswith(GENERIC)) and \
+            all(bot_parts_in(arg, bots) if callable(arg) else tuned_in(arg, bots) for arg in factory.args) and \
+            factory.args != ()
     return declared_in(factory).startswith(bots)
+
+
+def tuned_in(tuning: Any, bots: str) -> bool:
+    """A tuning (`domain.ai.search.Tuning`) declared in `bots`, its functions there or generic."""
+    parts = [getattr(tuning, f.name) for f in dataclasses.fields(tuning)] if dataclasses.is_dataclass(tuning) else []
+    return bool(parts) and all(declared_in(part).startswith((bots, *GENERIC)) for part in parts if callable(part))
 
 
 @pytest.mark.parametrize("ruleset_id", IDS)

@@ -2,6 +2,7 @@
 parameter defaults, and a ruleset finds it by version and content hash."""
 from __future__ import annotations
 
+import dataclasses
 from contextlib import nullcontext
 from typing import Annotated
 
@@ -11,6 +12,7 @@ import pytest
 from domain.engine.content import Bound, ContentFiles, files_hash, parse_params
 from domain.engine.in_force import Older, Release, in_force, rules_in_force
 from domain.engine.releases import Kept
+from domain.engine.ruleset import Ruleset
 from replays.release import CutError, snapshot
 from domain.rulesets.ring import RULESET
 from domain.rulesets.ring.content import content
@@ -80,3 +82,16 @@ def test_a_release_plays_with_its_own_content_and_rule_defaults():
         "turn", "share_lost", "restored")
     # outside the release's calls, today's content is back
     assert "soul_rend" in content().abilities
+
+
+# Parts of a ruleset that are not its rules' functions, so a release does not pin them: the
+# declared tables and objects, and what only today's code plays (balance runs play today's).
+NOT_RULES = {"content", "state_type", "codec", "default_setup", "setup_schema", "sealing", "set_rules", "bots",
+             "releases", "commands", "hooks", "matchups", "anytime", "id", "version", "recommended_clock"}
+
+
+def test_every_rules_function_of_a_release_runs_with_the_release_s_content():
+    old = RULESET.release("1.0.0", RING_1_0_0)
+    unpinned = [f.name for f in dataclasses.fields(Ruleset) if f.name not in NOT_RULES
+                and callable(getattr(old, f.name)) and not hasattr(getattr(old, f.name), "__wrapped__")]
+    assert unpinned == []

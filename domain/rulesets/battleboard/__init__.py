@@ -13,7 +13,9 @@ from .commands import CODEC, BattleboardCommand
 from .content import CONTENT, BattleboardContent, playing
 from .decide import COMMANDS, decide, outcome, turn
 from .evolve import evolve
+from .knowledge import determinize, knowledge
 from .legal import awaiting, default_command, legal_commands
+from .matchups import matchups, tally
 from .resolver import RESOLVING
 from .setup import DEFAULT_SETUP, BattleboardSetup, parse_setup, table
 from .start import start
@@ -36,6 +38,7 @@ RULESET: Ruleset[Battleboard, BattleboardSetup, BattleboardCommand] = register(R
     legal_commands=legal_commands, decide=decide, view=view, outcome=outcome,
     default_command=default_command, recommended_clock="correspondence",
     table=table, turn=turn, memory_known=memory_known, bots=BOTS, commands=COMMANDS, hooks=RESOLVING,
+    knowledge=knowledge, determinize=determinize, matchups=matchups, tally=tally,
     releases=Kept(Path(__file__).parent / "releases", content=BattleboardContent, playing=playing, params=Params,
                   rules=Rules),
 ))

@@ -14,7 +14,9 @@ from .content import CONTENT, Content, playing
 from .decide import COMMANDS, decide, outcome, turn
 from .evolve import evolve
 from .hooks import RESOLVING
+from .knowledge import determinize, knowledge
 from .legal import awaiting, default_command, legal_commands
+from .matchups import matchups
 from .setup import DEFAULT_SETUP, DuelSetup, parse_setup, withhold_setup
 from .start import start
 from .state import Duel, Params
@@ -32,6 +34,7 @@ RULESET: Ruleset[Duel, DuelSetup, DuelCommand] = register(Ruleset(
     parse_setup=parse_setup, start=start, evolve=evolve, awaiting=awaiting,
     legal_commands=legal_commands, decide=decide, view=view, outcome=outcome,
     withhold_setup=withhold_setup, turn=turn, bots=BOTS, commands=COMMANDS, hooks=RESOLVING,
-    default_command=default_command, recommended_clock="blitz",
+    default_command=default_command, recommended_clock="blitz", knowledge=knowledge, determinize=determinize,
+    matchups=matchups,
     releases=Kept(Path(__file__).parent / "releases", content=Content, playing=playing, params=Params),
 ))

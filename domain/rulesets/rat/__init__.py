@@ -14,7 +14,9 @@ from .carry import SetRules
 from .commands import CODEC, Act
 from .content import AI_LEVELS, CONTENT, Content, playing
 from .evolve import evolve
+from .knowledge import determinize, knowledge
 from .legal import awaiting, default_command, legal_commands
+from .matchups import matchups
 from .resolver import RESOLVING
 from .setup import DEFAULT_SETUP, RatSetup, parse_setup, seal_setup, table, unseal_setup
 from .start import start
@@ -39,5 +41,6 @@ RULESET: Ruleset[Rat, RatSetup, Act] = register(Ruleset(
     default_command=default_command, recommended_clock="rapid",
     table=table, sealing=Sealing(seal_setup, unseal_setup), set_rules=SetRules(), turn=rules.turn,
     memory_known=memory_known, bots=BOTS, commands=rules.COMMANDS, hooks=RESOLVING,
+    knowledge=knowledge, determinize=determinize, matchups=matchups,
     releases=Kept(Path(__file__).parent / "releases", content=Content, playing=playing, params=Params, rules=Rules),
 ))

@@ -14,7 +14,9 @@ from .carry import SetRules
 from .commands import CODEC, RingCommand
 from .content import CONTENT, Content, playing
 from .evolve import evolve
+from .knowledge import determinize, knowledge
 from .legal import awaiting, default_command, legal_commands
+from .matchups import matchups
 from .moves import RESOLVING
 from .setup import DEFAULT_SETUP, RingSetup, parse_setup, seal_setup, unseal_setup
 from .start import start
@@ -36,6 +38,7 @@ RULESET: Ruleset[Ring, RingSetup, RingCommand] = register(Ruleset(
     legal_commands=legal_commands, decide=rules.decide, view=view, outcome=rules.outcome,
     sealing=Sealing(seal_setup, unseal_setup), set_rules=SetRules(), turn=rules.turn,
     memory_known=memory_known, bots=BOTS, commands=rules.COMMANDS, hooks=RESOLVING,
-    default_command=default_command, recommended_clock="bank",
+    default_command=default_command, recommended_clock="bank", knowledge=knowledge, determinize=determinize,
+    matchups=matchups,
     releases=Kept(Path(__file__).parent / "releases", content=Content, playing=playing, params=Params),
 ))

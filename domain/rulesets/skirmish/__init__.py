@@ -13,7 +13,9 @@ from .commands import CODEC, SkirmishCommand
 from .content import CONTENT, Content, playing
 from .decide import COMMANDS, decide, outcome, turn
 from .evolve import evolve
+from .knowledge import determinize, knowledge
 from .legal import awaiting, default_command, legal_commands
+from .matchups import matchups, tally
 from .resolver import RESOLVING
 from .setup import DEFAULT_SETUP, SkirmishSetup, parse_setup
 from .start import start
@@ -35,5 +37,6 @@ RULESET: Ruleset[Skirmish, SkirmishSetup, SkirmishCommand] = register(Ruleset(
     legal_commands=legal_commands, decide=decide, view=view, outcome=outcome,
     turn=turn, memory_known=memory_known, bots=BOTS, anytime=frozenset({"forfeit"}),
     commands=COMMANDS, hooks=RESOLVING, default_command=default_command, recommended_clock="rapid",
+    knowledge=knowledge, determinize=determinize, matchups=matchups, tally=tally,
     releases=Kept(Path(__file__).parent / "releases", content=Content, playing=playing, params=Params),
 ))

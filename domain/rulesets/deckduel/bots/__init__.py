@@ -6,11 +6,13 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
+from domain.ai.search import SearchBot
 from domain.engine.bots import BotFactory
 from domain.engine.registry import Registry
 from domain.engine.scoring import GreedyPolicy, Wire
 
 from ..content import content
+from .search import TUNING
 
 
 def score(view: Mapping[str, Any], cmd: Wire) -> float:
@@ -37,3 +39,4 @@ def _me(view: Mapping[str, Any]) -> Mapping[str, Any]:
 
 BOTS: Registry[str, BotFactory] = Registry("deckduel bot")
 BOTS.add("greedy", partial(GreedyPolicy, score))
+BOTS.add("search", partial(SearchBot, TUNING))

@@ -1,0 +1,121 @@
+"""Battleboard's `search`: ISMCTS (`domain.ai.search`) over the seat's knowledge
+(`knowledge.py`), for either side. A playout plays on with a cheap version of the greedy
+bot's rating, read from the state, and is scored by the defense tokens each side has left."""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from domain.ai.search import Tuning
+from domain.engine.rng import Rng
+
+from ..attack import parse_dice
+from ..commands import Act, Advance, Choose, Convert, Defend, Move
+from ..content import content
+from ..state import HEROES, Battleboard, Combatant, Pos
+
+DEPTH = 10                  # commands a playout plays: about one combatant's turn
+STEEPNESS = 5.0             # how sharply the lead in tokens turns into chances
+WANDER = 5                  # the playout policy plays a random command one time in WANDER
+
+
+def evaluate(state: Battleboard, side: str) -> float:
+    """`side`'s chances: a logistic of the heroes' strength less the foes'."""
+    lead = _strength(state, HEROES) - _strength(state, "foes")
+    heroes = 1 / (1 + math.exp(-STEEPNESS * lead))
+    return heroes if side == HEROES else 1 - heroes
+
+
+def _strength(state: Battleboard, side: str) -> float:
+    """The mean over the side's combatants of: 0 when defeated, else a half for standing and a
+    half for its tokens left (a tapped one worth half an untapped one) out of its Resilience."""
+    total, count = 0.0, 0
+    for u in state.units.values():
+        if u.side != side:
+            continue
+        count += 1
+        if not u.defeated:
+            total += 0.5 + 0.5 * min(1.0, (u.untapped + 0.5 * u.tapped) / max(1, u.resilience))
+    return total / max(1, count)
+
+
+def playout_policy(state: Battleboard, seat: str, legal: Sequence[Any], rng: Rng) -> Any:
+    """Mostly the command `worth` rates best (ties by the RNG), now and then any command."""
+    if rng.int(1, WANDER) == 1:
+        return rng.choice(legal)
+    scored = [worth(state, cmd) for cmd in legal]
+    top = max(scored)
+    return legal[rng.choice([i for i, v in enumerate(scored) if v == top])]
+
+
+def worth(state: Battleboard, cmd: Any) -> float:
+    """The greedy bot's rating (`greedy.score`), read from the state with the printed stats."""
+    if isinstance(cmd, Choose):
+        return 1.0 if cmd.go == "first" else 0.0
+    if isinstance(cmd, Defend):
+        return -cmd.focus * 0.1 + (0.5 if cmd.lose == "untapped" else 0.0)
+    if isinstance(cmd, Advance):
+        return 0.5
+    if isinstance(cmd, Convert):
+        return -1.0
+    if isinstance(cmd, Move):
+        return _move_worth(state, state.units[cmd.unit], cmd.to)
+    if isinstance(cmd, Act):
+        return _act_worth(state, state.units[cmd.unit], cmd)
+    return 0.0                  # end the turn, or a placement (any cell alike)
+
+
+def _foes_of(state: Battleboard, me: Combatant) -> list[Combatant]:
+    return [u for u in state.units.values() if u.side != me.side and not u.defeated and u.cell is not None]
+
+
+def _move_worth(state: Battleboard, me: Combatant, to: Pos) -> float:
+    """Toward the nearest foe, while the combatant still has an action to take there."""
+    foes = _foes_of(state, me)
+    if me.cell is None or not foes or len(me.taken) >= me.slots + me.doubled:
+        return -1.0
+    here = min(_apart(me.cell, f.cell) for f in foes if f.cell is not None)
+    there = min(_apart(to, f.cell) for f in foes if f.cell is not None)
+    return 0.3 * (here - there) - 0.05 if there >= 1 else -1.0
+
+
+def _apart(a: Pos, b: Pos) -> int:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
+def _act_worth(state: Battleboard, me: Combatant, cmd: Act) -> float:
+    action = content().actions[cmd.action]
+    cost = 0.4 * action.energy + 0.2 * action.focus + 0.1 * cmd.reroll
+    if action.dice is not None:
+        n, m, k = parse_dice(action.dice)
+        hit = [state.units[t] for t in cmd.targets] or \
+            [u for u in _foes_of(state, me) if u.cell is not None and _in_area(cmd, u.cell)]
+        gain = 0.0
+        for t in hit:
+            hits = n * max(2, 12 - max(t.evasion, 0)) / 12
+            gain += max(0.0, hits * m + k - t.defense * 0.5) + 1
+        return 1.0 + gain + 0.3 * len(action.effects) + 0.2 * cmd.reroll - cost
+    value = 0.2
+    for step in action.steps:
+        if step.do in ("untap", "restore"):
+            target = state.units[(cmd.targets or (me.id,))[0]]
+            value += min(step.amount, target.tapped if step.do == "untap" else
+                         target.resilience - target.untapped - target.tapped)
+        elif step.do == "stance":
+            value += 0.6
+        elif step.do in ("give", "cleanse"):
+            value += 0.5
+    return value - cost
+
+
+def _in_area(cmd: Act, cell: Pos) -> bool:
+    if cmd.row is not None:
+        return cell[1] == cmd.row
+    if cmd.col is not None:
+        return abs(cell[0] - cmd.col) <= 1
+    return cmd.at is not None and abs(cell[0] - cmd.at[0]) <= 1 and abs(cell[1] - cmd.at[1]) <= 1
+
+
+# the slowest moves measured (a turn's first steps, every move listed): ~170 a second
+TUNING = Tuning(depth=DEPTH, evaluate=evaluate, playout=playout_policy, iterations_per_second=150)

@@ -1,0 +1,53 @@
+"""The matchups a balance run plays (`ringside balance`): every encounter of the content
+against a party of its recommended size. The content makes each encounter for a party of three
+(`content/maps.toml`), so the heroes are the first three presets, in the content's order; their
+entry is "3 heroes", and the foes' entry (and the cell's name) is the encounter's name.
+
+`tally` counts how a side used the board: its combatant turns, moves, rows taken, charges
+along a Path, attacks from an elevated cell and moves onto terrain that is not plain, and
+whether it took a row or charged at all in the battle."""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from domain.engine.events import Event
+from domain.engine.ruleset import Matchup
+
+from .content import content
+from .events import BattleboardStarted, Charged, DiceRolled, Moved, Readied, RowTaken
+from .state import FOES, HEROES
+
+RECOMMENDED_HEROES = 3
+
+
+def matchups() -> list[Matchup]:
+    heroes = list(content().presets)[:RECOMMENDED_HEROES]
+    return [Matchup(setup={"heroes": list(heroes), "encounter": encounter.id},
+                    entries={HEROES: f"{len(heroes)} heroes", FOES: encounter.name}, label=encounter.name)
+            for encounter in content().encounters.values()]
+
+
+def tally(events: Sequence[Event], seats: Sequence[str]) -> dict[str, int]:
+    """How `seats` used the board in one battle's events."""
+    started = next(e for e in events if isinstance(e, BattleboardStarted))
+    board = content().maps[started.map]
+    owner = {unit["id"]: unit["seat"] for unit in started.units}
+    mine = set(seats)
+    counts: Counter[str] = Counter()
+    for e in events:
+        if isinstance(e, Readied) and owner.get(e.unit) in mine:
+            counts["combatant turns"] += 1
+        elif isinstance(e, Moved) and e.seat in mine:
+            counts["moves"] += 1
+            counts["moves onto terrain"] += board.terrain(*e.to) != "plain"
+        elif isinstance(e, RowTaken) and e.seat in mine:
+            counts["rows taken"] += 1
+        elif isinstance(e, Charged) and owner.get(e.unit) in mine:
+            counts["path charges"] += 1
+        elif isinstance(e, DiceRolled) and owner.get(e.attacker) in mine:
+            counts["attacks"] += 1
+            counts["attacks from elevation"] += board.level(*e.origin) > 0
+    counts["battles with a row taken"] = int(counts["rows taken"] > 0)
+    counts["battles with a path charge"] = int(counts["path charges"] > 0)
+    return dict(counts)

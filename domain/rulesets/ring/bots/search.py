@@ -1,0 +1,232 @@
+"""Ring's `search`: Monte Carlo search over what the seat knows (`domain.ai.search`), with
+ring's own playouts and evaluation.
+
+A full random playout of ring runs some 180 commands (about 6 ms), and most random commands
+waste AP (a swap, an item, an early end of the turn), so a playout here is short and plays a
+cheap `greedy` (`playout_choice`): a strike with all the AP it can take, else the command
+worth most now, read from the state (greedy's worths in `value.py`, recomputed on the state
+rather than on a view, which would cost more than the rules' own step), and one time in ten
+any command, so that playouts differ. After `TUNING.depth` commands, about the rest of the
+turn and the other side's reply, `evaluate` scores the state in greedy's points: the leader's
+HP share counts most (a leader at 0 loses), then its team's HP, LP and standing units (a KO
+opens the leader to a strike; 0 LP removes a unit) and its items, as a logistic of the two
+sides' difference.
+
+`RingSearch` plays what a short playout can judge and leaves the rest to greedy:
+- the team pick, whose worth shows only turns later among up to 210 teams, is greedy's
+  counter-pick (`matchup.py`), read from the seat's view of its knowledge (the view it has);
+- in battle, only the `SHORTLIST` commands greedy rates best are searched, so that each of
+  the 200 iterations' playouts tells them apart (spread over some 25 commands they did not);
+- the search is flat (`RootSearch`): UCB1 over the root's commands, the rest the playout's.
+  A tree below the root would, in 200 iterations, only try each command there once, at
+  random, before the playout: the rest of the turn would be random moves.
+Every other decision (the Ring pick, a forced swap, the battlefield) is searched whole.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from domain.ai.search import Search, SearchBot, Tuning, budget_for, command_key
+from domain.engine.bots import Seen
+from domain.engine.events import Viewer
+from domain.engine.playout import Sim, step
+from domain.engine.rng import Rng
+
+from ..commands import EndTurn, PickTeam, StrikeLeader, Swap, UseItem
+from ..content import Ability, Step, content
+from ..formulas import BASIS, chances, damage
+from ..state import Fighter, Ring, opponent
+from .reading import Reading
+from .value import AP_WORTH, KO_BONUS, ValuePolicy, score
+
+# evaluate: a side's standing in greedy's points (`value.py`: a unit's HP 1:1, a KO 40, an
+# item 6, the enemy leader 300 for the HP it has), and the points a logistic's slope spans
+LEADER_POINTS = 600.0       # a whole leader: its last HP is the battle
+KO_POINTS = 40.0
+LP_POINTS = 30.0
+ITEM_POINTS = 6.0
+SCALE = 100.0
+
+# playout_choice: worths on greedy's scale (`value.py`: KO_BONUS, AP_WORTH)
+ITEM_WORTH = 6.0            # an item is gone once used: it must do more than this
+STRIKE_WORTH = 1000.0       # a strike comes first, with all the AP it can take
+OTHER_STEP = 2.0            # a step the playout does not weigh (a Dynamic, an augment) still does some good
+RANDOM_MOVE = (1, 10)       # the chance of any legal command instead of the best
+SURE = (0.0, 1.0, 0.0)
+
+
+def evaluate(s: Ring, side: str) -> float:
+    """`side`'s chances where a playout stopped: a logistic of the two sides' standings."""
+    edge = standing(s, side) - standing(s, opponent(side))
+    return 1.0 / (1.0 + math.exp(-edge / SCALE))
+
+
+def standing(s: Ring, seat: str) -> float:
+    """A side's points: its leader's HP share, its team units' HP, LP and standing (a KO'd
+    unit's HP is 0 and it lacks the KO's points), and its items."""
+    side = s.side(seat)
+    points = LEADER_POINTS * side.leader_hp / side.leader_max_hp + ITEM_POINTS * len(side.items)
+    for key in side.team:
+        unit = s.units[key]
+        points += unit.hp + LP_POINTS * unit.lp + (0.0 if unit.down else KO_POINTS)
+    return points
+
+
+def playout_choice(s: Ring, seat: str, legal: Sequence[Any], rng: Rng) -> Any:
+    """A cheap greedy move: the command worth most now, or now and then any."""
+    if len(legal) == 1 or s.phase != "battle" or rng.chance(*RANDOM_MOVE):
+        return rng.choice(legal)
+    return max(legal, key=lambda cmd: worth(s, seat, cmd))
+
+
+def worth(s: Ring, seat: str, cmd: Any) -> float:
+    """What a battle command does now, on greedy's scale, by its effectiveness odds."""
+    if isinstance(cmd, StrikeLeader):
+        return STRIKE_WORTH + cmd.ap
+    if isinstance(cmd, EndTurn):
+        return 0.0
+    if isinstance(cmd, Swap):
+        return swap_worth(s, seat, s.units[f"{seat}.{cmd.unit}"])
+    rules = content()
+    if isinstance(cmd, UseItem):
+        return ability_worth(s, seat, rules.item_abilities[cmd.item], cmd.target) - ITEM_WORTH
+    ability = rules.abilities[cmd.ability]
+    return ability_worth(s, seat, ability, cmd.target) - AP_WORTH * ability.ap
+
+
+def swap_worth(s: Ring, seat: str, incoming: Fighter) -> float:
+    """Greedy's: a KO'd Ring unit must go, a weak one may go for a strong one."""
+    current = s.ring_unit(seat)
+    if current is None or current.down:
+        return 50.0 + incoming.hp / 10
+    if current.hp * 4 < current.max_hp and incoming.hp * 2 > incoming.max_hp:
+        return 12.0
+    return -8.0
+
+
+def ability_worth(s: Ring, seat: str, ability: Ability, target: str | None) -> float:
+    """Greedy's expected worth of an ability: each step's at each effectiveness, by its odds."""
+    user = s.ring_unit(seat)
+    aimed = targets(s, seat, ability, target, user)
+    total = 0.0
+    for tier, weight in enumerate(odds(user, ability, [t for t in aimed if t.seat != seat])):
+        if weight:
+            total += weight * sum(step_worth(s, seat, user, ability, effect, tier, aimed) for effect in ability.steps)
+    return total
+
+
+def odds(user: Fighter | None, ability: Ability, foes: list[Fighter]) -> tuple[float, float, float]:
+    """Glancing, Normal and Critical odds: SKL against the foes' PRY (`formulas.chances`)."""
+    if ability.effectiveness == "sure" or user is None:
+        return SURE
+    skl = user.stat("skl")
+    found = chances(skl, [f.stat("pry") for f in foes] or [skl])
+    glance = 0 if ability.effectiveness == "friendly" else found.glancing
+    return (glance / BASIS, (found.normal + found.glancing - glance) / BASIS, found.critical / BASIS)
+
+
+def step_worth(s: Ring, seat: str, user: Fighter | None, ability: Ability, effect: Step, tier: int,
+               aimed: list[Fighter]) -> float:
+    power = effect.power[tier]
+    hit = [user] if effect.to == "self" and user is not None else aimed
+    if effect.do in ("damage", "true_damage"):
+        total = 0.0
+        for t in hit:
+            dealt = hit_points(s, user, ability, effect.do, power, effect.hits, effect.penetration, t)
+            gain = min(dealt, t.hp) + (KO_BONUS if dealt >= t.hp > 0 else 0.0)
+            total += -gain if t.seat == seat else gain
+        return total
+    if effect.do == "heal":
+        return sum(0.8 * min(power, t.max_hp - t.hp) + (KO_BONUS if t.ko else 0.0) for t in hit)
+    if effect.do == "leader_damage":
+        return STRIKE_WORTH / 10 * power
+    return OTHER_STEP
+
+
+def targets(s: Ring, seat: str, ability: Ability, target: str | None, user: Fighter | None) -> list[Fighter]:
+    """The units the ability's `target` steps reach (none for a Dynamic or a leader)."""
+    kind = ability.target
+    if target is not None and kind != "dynamic":
+        return [s.units[target]]
+    if kind in ("enemy_team", "ally_team"):
+        side = s.side(opponent(seat) if kind == "enemy_team" else seat)
+        return [s.units[k] for k in side.team if k not in s.down]
+    if kind == "enemy_ring":
+        ring = s.ring_unit(opponent(seat))
+        return [ring] if ring is not None else []
+    return [user] if kind == "self" and user is not None else []
+
+
+def hit_points(s: Ring, user: Fighter | None, ability: Ability, do: str, power: int, hits: int, penetration: int,
+               t: Fighter) -> int:
+    """The HP a damage step deals `t` at `power`, halved off the Ring."""
+    if do == "true_damage" or user is None:
+        dealt = power * hits
+    else:
+        dealt = damage(power, user.stat("atk"), t.stat("def"), penetration) * hits
+    if ability.target in ("enemy_unit", "enemy_team") and s.side(t.seat).ring != t.key:
+        dealt //= 2
+    return dealt
+
+
+TUNING = Tuning(depth=12, evaluate=evaluate, playout=playout_choice, exploration=0.15)
+SHORTLIST = 4               # the battle commands greedy rates best, the only ones searched
+
+
+class RingSearch(SearchBot):
+    """`search` for ring: the team picked as `greedy` picks it; in battle, the few commands
+    `greedy` rates best searched; every other decision searched whole."""
+
+    def with_iterations(self, iterations: int) -> "RingSearch":
+        return RingSearch(replace(self.tuning, iterations=iterations))
+
+    def choose(self, view: Any, legal: Sequence[Any], rng: Rng, memory: Any = None) -> Any:
+        seen: Seen = view
+        if len(legal) == 1:
+            return legal[0]
+        if isinstance(legal[0], PickTeam):
+            return counter_pick(seen, legal, rng)
+        if seen.knowledge.phase == "battle" and not seen.knowledge.swap_required and len(legal) > SHORTLIST:
+            legal = shortlist(seen, legal)
+        search = RootSearch(seen, self.tuning, rng, allowed=frozenset(command_key(cmd) for cmd in legal))
+        search.run(budget_for(self.tuning, seen.time_left_ms))
+        return search.best(legal)
+
+
+@dataclass
+class RootSearch(Search):
+    """A flat search: each iteration plays one of the `allowed` commands, chosen by UCB1 over
+    the root's children, in a fresh determinization, and scores its playout."""
+    allowed: frozenset[Any] = frozenset()
+
+    def iterate(self) -> None:
+        ruleset, rng, seat = self.seen.ruleset, self.rng, self.seen.seat
+        game = ruleset.determinize(self.seen.knowledge, seat, rng)
+        legal = [cmd for cmd in ruleset.legal_commands(game, seat) if command_key(cmd) in self.allowed]
+        child, command = self.select(self.root, seat, legal)
+        rewards = self.score(step(ruleset, Sim(game, 0, rng.next64().to_bytes(8, "big") * 4), seat, command), rng)
+        self.root.visits += 1
+        child.visits += 1
+        child.total += rewards.get(child.side, 0.5) if child.side is not None else 0.5
+
+
+def own_view(seen: Seen) -> Mapping[str, Any]:
+    """The seat's view, from its knowledge: the view it has of the battle."""
+    return seen.ruleset.view(seen.knowledge, Viewer(seat=seen.seat))
+
+
+def shortlist(seen: Seen, legal: Sequence[Any]) -> list[Any]:
+    """The `SHORTLIST` commands greedy rates best, in their listed order."""
+    read = Reading(own_view(seen))
+    rated = [score(read, seen.ruleset.codec.wire(cmd)) for cmd in legal]
+    ranked = sorted(range(len(legal)), key=lambda i: -rated[i])[:SHORTLIST]
+    return [legal[i] for i in sorted(ranked)]
+
+
+def counter_pick(seen: Seen, legal: Sequence[Any], rng: Rng) -> Any:
+    """Greedy's team pick, read from the seat's own view."""
+    wires = [seen.ruleset.codec.wire(cmd) for cmd in legal]
+    return legal[wires.index(ValuePolicy().choose(own_view(seen), wires, rng))]
