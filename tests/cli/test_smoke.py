@@ -15,7 +15,7 @@ def test_help_lists_every_command(tmp_path):
     done = run_subprocess("--help", cwd=tmp_path)
     assert (done.returncode, done.stderr) == (0, "")
     assert re.findall(r"^│ (\w+) ", done.stdout, re.MULTILINE) == [
-        "rulesets", "simulate", "log", "serve", "bot", "replay", "audit", "projections"]
+        "rulesets", "simulate", "log", "serve", "bot", "balance", "replay", "audit", "projections"]
 
 
 def test_simulate_export_and_verify_round_trip(tmp_path):

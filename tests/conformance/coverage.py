@@ -256,12 +256,14 @@ REACH: dict[str, Reach] = {
 
 
 def battles(ruleset_id: str) -> Iterator[tuple[str, dict[str, Any]]]:
-    """(bot policy, setup) of each battle of the run: the recorded setups under every policy,
-    then the varied ones under the random policy, which tries whatever is legal."""
+    """(bot policy, setup) of each battle of the run: the recorded setups under every policy
+    but a searching one (it only picks among the legal commands, as the others do, at far more
+    cost), then the varied ones under the random policy, which tries whatever is legal."""
     ruleset = get_ruleset(ruleset_id)
     for setup in (ruleset.fresh_setup(), *SCENARIOS.get(ruleset_id, {}).values()):
         for policy in policy_names(ruleset_id):
-            yield policy, dict(setup)
+            if not get_policy(policy, ruleset_id).searches:
+                yield policy, dict(setup)
     reach = REACH[ruleset_id]
     for n in range(reach.varied):
         yield "random", reach.setup(Rng(seeded_bytes("coverage", ruleset_id, n)))
