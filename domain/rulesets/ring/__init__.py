@@ -16,7 +16,7 @@ from .content import CONTENT, Content, playing
 from .evolve import evolve
 from .knowledge import determinize, knowledge
 from .legal import awaiting, default_command, legal_commands
-from .matchups import matchups
+from .matchups import matchups, tally
 from .moves import RESOLVING
 from .setup import DEFAULT_SETUP, RingSetup, parse_setup, seal_setup, unseal_setup
 from .start import start
@@ -39,6 +39,6 @@ RULESET: Ruleset[Ring, RingSetup, RingCommand] = register(Ruleset(
     sealing=Sealing(seal_setup, unseal_setup), set_rules=SetRules(), turn=rules.turn,
     memory_known=memory_known, bots=BOTS, commands=rules.COMMANDS, hooks=RESOLVING,
     default_command=default_command, recommended_clock="bank", knowledge=knowledge, determinize=determinize,
-    matchups=matchups,
+    matchups=matchups, tally=tally,
     releases=Kept(Path(__file__).parent / "releases", content=Content, playing=playing, params=Params),
 ))

@@ -1,6 +1,6 @@
 """Ring's bots: counter-picked teams and Ring units (seed 000, Forming Your Team:
 Counter-Picking), near-ties drawn by the bot's own RNG, the preview advantage, and the
-memory bot acting on what the seat has seen. Plus the deck-balance report.
+memory bot acting on what the seat has seen.
 
 Each test builds the state, asks the bot for one command through the seat's view (as
 `domain.ai.match` does) and asserts the command or the exact value behind it.
@@ -15,7 +15,6 @@ from domain.ai.memory import Memory
 from domain.engine.events import Viewer
 from domain.engine.rng import Rng
 from domain.rulesets.ring import RULESET
-from domain.rulesets.ring.balance import balance
 from domain.rulesets.ring.bots.matchup import Fighter, Pressure, duel, pressure
 from domain.rulesets.ring.bots.memory import MemoryPolicy, Recall
 from domain.rulesets.ring.bots.reading import Reading
@@ -215,16 +214,3 @@ def test_the_memory_bot_reads_an_enemy_units_threat_from_the_attacks_it_used():
     assert recall.foe_fighter(wisp).abilities == ("meteor",)
     assert round(Reading(seen_by(given)).value("grizzlor"), 4) == 0.7499
     assert round(recall.value("grizzlor"), 4) == 0.7587          # Meteor: less per AP than Fireball
-
-
-# -- the balance report ----------------------------------------------------------------------
-
-def test_balance_plays_every_pair_of_decks_on_both_seatings():
-    report = balance(1, ["greedy", "greedy"], "test")
-    decks = sorted(CONTENT.decks)
-    assert report["battles"] == len(decks) * (len(decks) - 1)                 # one battle per pair and seating
-    for a in decks:
-        for b in decks:
-            if a != b:
-                assert report["matchups"][a][b] + report["matchups"][b][a] == 100.0
-    assert 0 <= report["time_limit"]["battles"] <= report["battles"]

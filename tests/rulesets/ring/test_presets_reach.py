@@ -2,19 +2,20 @@
 between the presets reach direct leader damage, LP loss, pool loss and disabled equipment,
 each from the preset that carries it (README.md, "Presets and what they reach").
 
-`balance.mechanics_used` reads a battle's events: a `LeaderHpReduced` of an ability or item
+`matchups.mechanics_used` reads a battle's events (ring's `tally` for `ringside balance`): a `LeaderHpReduced` of an ability or item
 (not of a strike), an `LpLost` that no KO brought, a `PoolLost`, an `EquipmentDisabled`.
 """
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
 
 import pytest
 
 from domain.engine.hooks import EffectTriggered
 from domain.rulesets.ring import events as ev
-from domain.rulesets.ring.balance import MECHANICS, balance, mechanics_used
+from domain.balance import play_plan, plan
+from domain.rulesets.ring import RULESET
+from domain.rulesets.ring.matchups import MECHANICS, mechanics_used
 
 # Which preset reaches which mechanic, and with what.
 REACHED = {
@@ -27,17 +28,21 @@ REACHED = {
 
 
 @cache
-def played(bots: str) -> dict[str, Any]:
-    """Every pair of presets, two battles on each seating (16 battles a deck), `bots` on both
-    seats."""
-    return balance(40, [bots, bots], "presets-reach")
+def mechanics_reached(bots: str) -> dict[str, set[str]]:
+    """The mechanics each preset's side used, over a balance run of every ordered pair of
+    presets, two battles each (16 battles a deck), `bots` on both seats."""
+    fought = play_plan(plan(RULESET, [bots], 2, "presets-reach"))
+    assert len(fought) == 40
+    found: dict[str, set[str]] = {deck: set() for deck in REACHED}
+    for f in fought:
+        for side, counts in f.tallies.items():
+            found[f.entries[side]] |= {m for m in MECHANICS if counts[m]}
+    return found
 
 
 @pytest.mark.parametrize("bots", ["greedy", "memory"])
 def test_seeded_bot_battles_between_presets_reach_every_mechanic_from_the_preset_that_carries_it(bots):
-    report = played(bots)
-    assert report["battles"] == 40
-    reached = {deck: {m for m, battles in used.items() if battles} for deck, used in report["mechanics"].items()}
+    reached = mechanics_reached(bots)
     assert reached == REACHED
     assert set().union(*reached.values()) == set(MECHANICS)
 
