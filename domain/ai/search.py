@@ -15,6 +15,13 @@ with single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012):
   game's `evaluate` of the state for each side (0.5 without one).
 - After `iterations` iterations it plays the root command visited most.
 
+A game tunes it (`Tuning`): how deep a playout goes, how it plays (`Rated`: the command a cheap
+rating likes best, now and then any), how its end is scored, and two things a short playout
+cannot judge. `shortlist` narrows the root to the few commands a greedy rater ranks best, when
+a turn lists more than one move's iterations can tell apart (`Shortlist`); `prepared` makes a
+decision without searching at all, such as a team pick whose worth shows only turns later.
+Both read the seat's own view of its knowledge (`Seen.view`), so neither reads a secret.
+
 A run is reproducible: the iteration budget is a number, not a time, and every draw comes
 from the bot's RNG. Under a clock the budget shrinks with the seat's time left
 (`budget_for`), so a search bot never loses on time by thinking.
@@ -31,15 +38,22 @@ import msgspec
 from domain.engine.bots import Bot, Seen
 from domain.engine.playout import Sim, playout, step, uniform
 from domain.engine.rng import Rng
+from domain.engine.scoring import Wire, best
 from domain.engine.table import MAX_ITERATIONS
 
 # (a game state, a side) -> that side's chances, 0..1: how a truncated playout is scored
 Evaluate = Callable[[Any, str], float]
 # (a game state, the seat to move, its legal commands, the RNG) -> the command a playout plays
 Playout = Callable[[Any, str, Sequence[Any], Rng], Any]
+# (a game state, the seat to move, one legal command) -> how much a playout likes it
+Worth = Callable[[Any, str, Any], float]
+# (the seat's view, its legal wire commands) -> a rating of each
+Rate = Callable[[Mapping[str, Any], Sequence[Wire]], Sequence[float]]
+# (what the seat knows, its legal commands, the RNG) -> a command made without searching, or None
+Prepared = Callable[[Seen, Sequence[Any], Rng], Any]
 DEFAULT_ITERATIONS = 200
 MIN_ITERATIONS = 8
-__all__ = ["MAX_ITERATIONS", "SearchBot", "Tuning", "budget_for"]
+__all__ = ["MAX_ITERATIONS", "Rated", "SearchBot", "Shortlist", "Tuning", "budget_for", "chosen_by"]
 # Under a clock: a move may spend this share of the seat's time left.
 CLOCK_SHARE = 1 / 20
 
@@ -53,6 +67,50 @@ class Tuning:
     playout: Playout = uniform
     exploration: float = 0.7            # UCB1's constant, for rewards in 0..1
     iterations_per_second: int = 200    # what the budget assumes under a clock (this machine, worst ruleset)
+    tree: bool = True                   # False: a flat search, UCB1 over the root and a playout below
+    shortlist: "Callable[[Seen, Sequence[Any]], Sequence[Any]] | None" = None    # the root commands weighed
+    prepared: Prepared | None = None    # a decision made without searching (None: search it)
+
+
+def everywhere(state: Any) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Rated:
+    """A playout policy: the command `worth` rates best (a tie broken by the RNG), or any legal
+    command with chance `wander`, or whenever `when(state)` says the rating does not apply."""
+    worth: Worth
+    wander: tuple[int, int]
+    when: Callable[[Any], bool] = everywhere
+
+    def __call__(self, game: Any, seat: str, legal: Sequence[Any], rng: Rng) -> Any:
+        if len(legal) == 1 or not self.when(game) or rng.chance(*self.wander):
+            return rng.choice(legal)
+        return best([self.worth(game, seat, command) for command in legal], legal, rng)
+
+
+@dataclass(frozen=True)
+class Shortlist:
+    """The root commands a search weighs: the `size` that `rate` ranks best from the seat's own
+    view, in their listed order, wherever `when(knowledge)` (elsewhere all of them)."""
+    rate: Rate
+    size: int
+    when: Callable[[Any], bool] = everywhere
+
+    def __call__(self, seen: Seen, legal: Sequence[Any]) -> Sequence[Any]:
+        if len(legal) <= self.size or not self.when(seen.knowledge):
+            return legal
+        rated = self.rate(seen.view(), [seen.ruleset.codec.wire(command) for command in legal])
+        ranked = sorted(range(len(legal)), key=lambda i: -rated[i])[:self.size]
+        return [legal[i] for i in sorted(ranked)]
+
+
+def chosen_by(bot: Bot, seen: Seen, legal: Sequence[Any], rng: Rng) -> Any:
+    """The command a bot that reads the view (`greedy`) plays for the seat, from the seat's own
+    view of its knowledge."""
+    wires = [seen.ruleset.codec.wire(command) for command in legal]
+    return legal[wires.index(bot.choose(seen.view(), wires, rng))]
 
 
 class Node:
@@ -90,6 +148,7 @@ class Search:
     seen: Seen
     tuning: Tuning
     rng: Rng
+    allowed: frozenset[Any] | None = None     # the root commands weighed (None: every legal one)
     root: Node = field(default_factory=lambda: Node(None))
 
     def run(self, iterations: int) -> None:
@@ -109,7 +168,7 @@ class Search:
             child, command = self.select(node, actor, ruleset.legal_commands(sim.game, actor))
             sim = step(ruleset, sim, actor, command)
             path.append(child)
-            if child.visits == 0:
+            if child.visits == 0 or not self.tuning.tree:
                 break
             node = child
         rewards = self.score(sim, rng)
@@ -120,6 +179,8 @@ class Search:
 
     def select(self, node: Node, actor: str, legal: Sequence[Any]) -> tuple[Node, Any]:
         """The child to go down (a new one first, at random), and its command."""
+        if node is self.root and self.allowed is not None:
+            legal = [command for command in legal if command_key(command) in self.allowed]
         fresh: list[tuple[Any, Any]] = []
         known: list[tuple[Node, Any]] = []
         for command in legal:
@@ -167,12 +228,18 @@ class SearchBot(Bot):
 
     def with_iterations(self, iterations: int) -> "SearchBot":
         """The same search with `iterations` per move (its difficulty)."""
-        return SearchBot(replace(self.tuning, iterations=iterations))
+        return type(self)(replace(self.tuning, iterations=iterations))
 
     def choose(self, view: Any, legal: Sequence[Any], rng: Rng, memory: Any = None) -> Any:
         seen: Seen = view
+        tuning = self.tuning
         if len(legal) == 1:
             return legal[0]
-        search = Search(seen, self.tuning, rng)
-        search.run(budget_for(self.tuning, seen.time_left_ms))
-        return search.best(legal)
+        made = tuning.prepared(seen, legal, rng) if tuning.prepared is not None else None
+        if made is not None:
+            return made
+        weighed = tuning.shortlist(seen, legal) if tuning.shortlist is not None else legal
+        allowed = frozenset(map(command_key, weighed)) if len(weighed) < len(legal) else None
+        search = Search(seen, tuning, rng, allowed)
+        search.run(budget_for(tuning, seen.time_left_ms))
+        return search.best(weighed)

@@ -15,6 +15,7 @@ import abc
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple
 
+from .events import Viewer
 from .rng import Rng
 
 
@@ -25,6 +26,11 @@ class Seen(NamedTuple):
     knowledge: Any                      # `ruleset.knowledge(state, seat)`
     sides: Mapping[str, str]            # each seat's side
     time_left_ms: int | None = None     # the seat's clock, when the battle has one
+
+    def view(self) -> Mapping[str, Any]:
+        """The seat's view, from its knowledge: the view it has of the battle."""
+        view: Mapping[str, Any] = self.ruleset.view(self.knowledge, Viewer(seat=self.seat))
+        return view
 
 
 class Bot(abc.ABC):

@@ -83,7 +83,8 @@ def parse_player(seat: Seat, raw: object) -> PlayerEntry:
         if iterations is None:
             return {"bot": bot}
         if type(iterations) is not int or not 1 <= iterations <= MAX_ITERATIONS:
-            raise InvalidInput(f"players.{seat}.iterations", f"iterations must be an integer from 1 to {MAX_ITERATIONS}")
+            raise InvalidInput(f"players.{seat}.iterations",
+                               f"iterations must be an integer from 1 to {MAX_ITERATIONS}")
         return {"bot": bot, "iterations": iterations}
     if not isinstance(raw, str) or not raw.strip() or len(raw) > MAX_PLAYER_ID:
         raise InvalidInput(f"players.{seat}", f"a player id must be a non-empty string of at most {MAX_PLAYER_ID} characters, "

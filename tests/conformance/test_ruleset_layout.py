@@ -133,9 +133,11 @@ def bot_parts_in(factory: Any, bots: str) -> bool:
 
 
 def tuned_in(tuning: Any, bots: str) -> bool:
-    """A tuning (`domain.ai.search.Tuning`) declared in `bots`, its functions there or generic."""
+    """A tuning (`domain.ai.search.Tuning`) whose functions are the game's, in `bots`, or the
+    generic ones, and a generic part's own functions (`Rated`'s rating) likewise."""
     parts = [getattr(tuning, f.name) for f in dataclasses.fields(tuning)] if dataclasses.is_dataclass(tuning) else []
-    return bool(parts) and all(declared_in(part).startswith((bots, *GENERIC)) for part in parts if callable(part))
+    return bool(parts) and all(tuned_in(part, bots) if dataclasses.is_dataclass(part)
+                               else declared_in(part).startswith((bots, *GENERIC)) for part in parts if callable(part))
 
 
 @pytest.mark.parametrize("ruleset_id", IDS)

@@ -48,7 +48,8 @@ def knowledge(s: Skirmish, seat: str) -> Skirmish:
         p = s.player(who)
         s = s.with_player(who, replace(p, deck=marks(len(p.deck)), hand=p.hand if who == seat else marks(len(p.hand))))
     if s.placements:
-        s = replace(s, placements={k: cell if s.units[k].seat == seat else HIDDEN_CELL for k, cell in s.placements.items()})
+        placements = {k: cell if s.units[k].seat == seat else HIDDEN_CELL for k, cell in s.placements.items()}
+        s = replace(s, placements=placements)
     if s.choices is not None and other in s.choices.locked:
         s = replace(s, choices=s.choices.with_lock(other, LOCKED_MARK))
     return s
@@ -99,7 +100,8 @@ def unseen(cards: tuple[str, ...], seen: tuple[str, ...], count: int, rng: Rng) 
 def placed(s: Skirmish, seat: str, rng: Rng) -> dict[str, Pos]:
     """The placements with each hidden one of `seat` drawn from its zone's free cells."""
     placements = {k: cell for k, cell in s.placements.items() if cell != HIDDEN_CELL}
-    free = [pos(c) for c in board_of(s).zone(seat) if pos(c) not in set(placements.values())]
+    taken = set(placements.values())
+    free = [pos(c) for c in board_of(s).zone(seat) if pos(c) not in taken]
     for key in (k for k, cell in s.placements.items() if cell == HIDDEN_CELL):
         cell = rng.choice(free)
         free.remove(cell)

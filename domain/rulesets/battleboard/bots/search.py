@@ -4,11 +4,9 @@ bot's rating, read from the state, and is scored by the defense tokens each side
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from typing import Any
 
-from domain.ai.search import Tuning
-from domain.engine.rng import Rng
+from domain.ai.search import Rated, Tuning
 
 from ..attack import parse_dice
 from ..commands import Act, Advance, Choose, Convert, Defend, Move
@@ -17,7 +15,7 @@ from ..state import HEROES, Battleboard, Combatant, Pos
 
 DEPTH = 10                  # commands a playout plays: about one combatant's turn
 STEEPNESS = 5.0             # how sharply the lead in tokens turns into chances
-WANDER = 5                  # the playout policy plays a random command one time in WANDER
+WANDER = (1, 5)             # the chance the playout plays any command instead of the best
 
 
 def evaluate(state: Battleboard, side: str) -> float:
@@ -40,16 +38,7 @@ def _strength(state: Battleboard, side: str) -> float:
     return total / max(1, count)
 
 
-def playout_policy(state: Battleboard, seat: str, legal: Sequence[Any], rng: Rng) -> Any:
-    """Mostly the command `worth` rates best (ties by the RNG), now and then any command."""
-    if rng.int(1, WANDER) == 1:
-        return rng.choice(legal)
-    scored = [worth(state, cmd) for cmd in legal]
-    top = max(scored)
-    return legal[rng.choice([i for i, v in enumerate(scored) if v == top])]
-
-
-def worth(state: Battleboard, cmd: Any) -> float:
+def worth(state: Battleboard, seat: str, cmd: Any) -> float:
     """The greedy bot's rating (`greedy.score`), read from the state with the printed stats."""
     if isinstance(cmd, Choose):
         return 1.0 if cmd.go == "first" else 0.0
@@ -118,4 +107,4 @@ def _in_area(cmd: Act, cell: Pos) -> bool:
 
 
 # the slowest moves measured (a turn's first steps, every move listed): ~170 a second
-TUNING = Tuning(depth=DEPTH, evaluate=evaluate, playout=playout_policy, iterations_per_second=150)
+TUNING = Tuning(depth=DEPTH, evaluate=evaluate, playout=Rated(worth, WANDER), iterations_per_second=150)

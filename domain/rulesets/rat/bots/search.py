@@ -4,11 +4,8 @@ HP each side has left."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import Any
 
-from domain.ai.search import Tuning
-from domain.engine.rng import Rng
+from domain.ai.search import Rated, Tuning
 
 from ..commands import Act
 from ..content import content
@@ -17,7 +14,7 @@ from ..state import PARTY, Entity, Rat
 DEPTH = 4                   # commands a playout plays: a turn of a party of four
 STEEPNESS = 4.0             # how sharply the HP lead turns into chances
 DOWN_RISK = 0.5             # a knocked-out party member: one more hit kills it, and the battle is lost
-WANDER = 4                  # the playout policy plays a random command one time in WANDER
+WANDER = (1, 4)             # the chance the playout plays any command instead of the best
 
 
 def evaluate(state: Rat, side: str) -> float:
@@ -42,17 +39,7 @@ def _health(state: Rat, side: str, down: float) -> float:
     return total / max(1, count)
 
 
-def playout_policy(state: Rat, seat: str, legal: Sequence[Any], rng: Rng) -> Any:
-    """Mostly the command `worth` rates best (ties by the RNG), now and then any command.
-    `legal` holds the seat's `Act`s (typed as any command, as `Tuning.playout` takes them)."""
-    if rng.int(1, WANDER) == 1:
-        return rng.choice(legal)
-    scored = [worth(state, cmd) for cmd in legal]
-    top = max(scored)
-    return legal[rng.choice([i for i, v in enumerate(scored) if v == top])]
-
-
-def worth(state: Rat, cmd: Act) -> float:
+def worth(state: Rat, seat: str, cmd: Act) -> float:
     """A quick rating of one command from the state: a kill first, then saving a downed ally,
     then damage by power, then what else the action does."""
     action = content().actions[cmd.action]
@@ -82,4 +69,4 @@ def _damage_worth(state: Rat, actor: Entity, target: Entity | None, power: int) 
 
 
 # the slowest moves measured (a turn resolved with the memory AI in most iterations): ~150 a second
-TUNING = Tuning(depth=DEPTH, evaluate=evaluate, playout=playout_policy, iterations_per_second=150)
+TUNING = Tuning(depth=DEPTH, evaluate=evaluate, playout=Rated(worth, WANDER), iterations_per_second=150)

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from functools import partial
 
+from domain.ai.search import SearchBot
 from domain.engine.bots import BotFactory
 from domain.engine.registry import Registry
 
 from .memory import MemoryPolicy
-from .search import TUNING, RingSearch
+from .search import TUNING
 from .value import ValuePolicy
 
 BOTS: Registry[str, BotFactory] = Registry("ring bot")
 BOTS.add("greedy", ValuePolicy)
 BOTS.add("memory", MemoryPolicy)
-BOTS.add("search", partial(RingSearch, TUNING))
+BOTS.add("search", partial(SearchBot, TUNING))

@@ -3,7 +3,7 @@ ring's own playouts and evaluation.
 
 A full random playout of ring runs some 180 commands (about 6 ms), and most random commands
 waste AP (a swap, an item, an early end of the turn), so a playout here is short and plays a
-cheap `greedy` (`playout_choice`): a strike with all the AP it can take, else the command
+cheap `greedy` (`Rated` over `worth`): a strike with all the AP it can take, else the command
 worth most now, read from the state (greedy's worths in `value.py`, recomputed on the state
 rather than on a view, which would cost more than the rules' own step), and one time in ten
 any command, so that playouts differ. After `TUNING.depth` commands, about the rest of the
@@ -12,12 +12,12 @@ HP share counts most (a leader at 0 loses), then its team's HP, LP and standing 
 opens the leader to a strike; 0 LP removes a unit) and its items, as a logistic of the two
 sides' difference.
 
-`RingSearch` plays what a short playout can judge and leaves the rest to greedy:
+The search plays what a short playout can judge and leaves the rest to greedy:
 - the team pick, whose worth shows only turns later among up to 210 teams, is greedy's
-  counter-pick (`matchup.py`), read from the seat's view of its knowledge (the view it has);
+  counter-pick (`matchup.py`), read from the seat's view of its knowledge (`team_pick`);
 - in battle, only the `SHORTLIST` commands greedy rates best are searched, so that each of
   the 200 iterations' playouts tells them apart (spread over some 25 commands they did not);
-- the search is flat (`RootSearch`): UCB1 over the root's commands, the rest the playout's.
+- the search is flat (`tree=False`): UCB1 over the root's commands, the rest the playout's.
   A tree below the root would, in 200 iterations, only try each command there once, at
   random, before the playout: the rest of the turn would be random moves.
 Every other decision (the Ring pick, a forced swap, the battlefield) is searched whole.
@@ -26,14 +26,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
 from typing import Any
 
-from domain.ai.search import Search, SearchBot, Tuning, budget_for, command_key
+from domain.ai.search import Rated, Shortlist, Tuning, chosen_by
 from domain.engine.bots import Seen
-from domain.engine.events import Viewer
-from domain.engine.playout import Sim, step
 from domain.engine.rng import Rng
+from domain.engine.scoring import Wire
 
 from ..commands import EndTurn, PickTeam, StrikeLeader, Swap, UseItem
 from ..content import Ability, Step, content
@@ -75,11 +73,8 @@ def standing(s: Ring, seat: str) -> float:
     return points
 
 
-def playout_choice(s: Ring, seat: str, legal: Sequence[Any], rng: Rng) -> Any:
-    """A cheap greedy move: the command worth most now, or now and then any."""
-    if len(legal) == 1 or s.phase != "battle" or rng.chance(*RANDOM_MOVE):
-        return rng.choice(legal)
-    return max(legal, key=lambda cmd: worth(s, seat, cmd))
+def in_battle(s: Ring) -> bool:
+    return s.phase == "battle"
 
 
 def worth(s: Ring, seat: str, cmd: Any) -> float:
@@ -172,61 +167,24 @@ def hit_points(s: Ring, user: Fighter | None, ability: Ability, do: str, power: 
     return dealt
 
 
-TUNING = Tuning(depth=12, evaluate=evaluate, playout=playout_choice, exploration=0.15)
 SHORTLIST = 4               # the battle commands greedy rates best, the only ones searched
 
 
-class RingSearch(SearchBot):
-    """`search` for ring: the team picked as `greedy` picks it; in battle, the few commands
-    `greedy` rates best searched; every other decision searched whole."""
-
-    def with_iterations(self, iterations: int) -> "RingSearch":
-        return RingSearch(replace(self.tuning, iterations=iterations))
-
-    def choose(self, view: Any, legal: Sequence[Any], rng: Rng, memory: Any = None) -> Any:
-        seen: Seen = view
-        if len(legal) == 1:
-            return legal[0]
-        if isinstance(legal[0], PickTeam):
-            return counter_pick(seen, legal, rng)
-        if seen.knowledge.phase == "battle" and not seen.knowledge.swap_required and len(legal) > SHORTLIST:
-            legal = shortlist(seen, legal)
-        search = RootSearch(seen, self.tuning, rng, allowed=frozenset(command_key(cmd) for cmd in legal))
-        search.run(budget_for(self.tuning, seen.time_left_ms))
-        return search.best(legal)
+def moving(s: Ring) -> bool:
+    """A battle turn's free choice: not a forced swap, and not before the battle."""
+    return s.phase == "battle" and not s.swap_required
 
 
-@dataclass
-class RootSearch(Search):
-    """A flat search: each iteration plays one of the `allowed` commands, chosen by UCB1 over
-    the root's children, in a fresh determinization, and scores its playout."""
-    allowed: frozenset[Any] = frozenset()
-
-    def iterate(self) -> None:
-        ruleset, rng, seat = self.seen.ruleset, self.rng, self.seen.seat
-        game = ruleset.determinize(self.seen.knowledge, seat, rng)
-        legal = [cmd for cmd in ruleset.legal_commands(game, seat) if command_key(cmd) in self.allowed]
-        child, command = self.select(self.root, seat, legal)
-        rewards = self.score(step(ruleset, Sim(game, 0, rng.next64().to_bytes(8, "big") * 4), seat, command), rng)
-        self.root.visits += 1
-        child.visits += 1
-        child.total += rewards.get(child.side, 0.5) if child.side is not None else 0.5
+def rate(view: Mapping[str, Any], wires: Sequence[Wire]) -> list[float]:
+    """Greedy's rating of each command, from the seat's view."""
+    read = Reading(view)
+    return [score(read, wire) for wire in wires]
 
 
-def own_view(seen: Seen) -> Mapping[str, Any]:
-    """The seat's view, from its knowledge: the view it has of the battle."""
-    return seen.ruleset.view(seen.knowledge, Viewer(seat=seen.seat))
+def team_pick(seen: Seen, legal: Sequence[Any], rng: Rng) -> Any:
+    """The team greedy counter-picks (a short playout cannot judge a team); None elsewhere."""
+    return chosen_by(ValuePolicy(), seen, legal, rng) if isinstance(legal[0], PickTeam) else None
 
 
-def shortlist(seen: Seen, legal: Sequence[Any]) -> list[Any]:
-    """The `SHORTLIST` commands greedy rates best, in their listed order."""
-    read = Reading(own_view(seen))
-    rated = [score(read, seen.ruleset.codec.wire(cmd)) for cmd in legal]
-    ranked = sorted(range(len(legal)), key=lambda i: -rated[i])[:SHORTLIST]
-    return [legal[i] for i in sorted(ranked)]
-
-
-def counter_pick(seen: Seen, legal: Sequence[Any], rng: Rng) -> Any:
-    """Greedy's team pick, read from the seat's own view."""
-    wires = [seen.ruleset.codec.wire(cmd) for cmd in legal]
-    return legal[wires.index(ValuePolicy().choose(own_view(seen), wires, rng))]
+TUNING = Tuning(depth=12, evaluate=evaluate, playout=Rated(worth, RANDOM_MOVE, in_battle), exploration=0.15,
+                tree=False, shortlist=Shortlist(rate, SHORTLIST, moving), prepared=team_pick)

@@ -1,6 +1,7 @@
 """Skirmish bots. `greedy` (greedy.py) scores each command from the seat's view; `memory`
 (memory.py) plays combat from what the seat remembers, and prepares as `greedy` does;
-`search` (search.py) searches from the seat's knowledge."""
+`search` (search.py) searches from the seat's knowledge, the few commands greedy
+rates best."""
 from __future__ import annotations
 
 from functools import partial
