@@ -10,7 +10,7 @@ played for it, exactly as it would live.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from hashlib import blake2b
 from typing import Any
@@ -77,9 +77,9 @@ def play(ruleset: Ruleset[Any], bots: Mapping[str, Bot], *, battle_id: str, reve
          bot_seed: bytes, setup: Mapping[str, Any] | None = None, players: Mapping[str, Any] | None = None,
          created_at: str = "1970-01-01T00:00:00Z", clock: ClockSpec | None = None,
          think_ms: int | Mapping[str, int] = DEFAULT_THINK_MS, start_ms: int = 0,
-         first_move_loses: bool = False) -> Match:
+         first_move_loses: bool = False, watch: Callable[[Any], None] | None = None) -> Match:
     """Play a battle to its end: with a `clock`, in virtual time from `start_ms` (see above);
-    `first_move_loses` as in a set."""
+    `first_move_loses` as in a set; `watch` sees the game state after each batch."""
     state, records = open_battle(
         ruleset, battle_id=battle_id, setup=setup if setup is not None else ruleset.fresh_setup(),
         players=players or house_players(bots), revealed=revealed, created_at=created_at,
@@ -112,6 +112,8 @@ def play(ruleset: Ruleset[Any], bots: Mapping[str, Bot], *, battle_id: str, reve
             state, batch = decide_batch(ruleset, state, seat, choice, at_ms=at_ms, awaited=waiting)
         records.extend(batch)
         decisions += 1
+        if watch is not None:
+            watch(state.game)
         if pacing is not None and at_ms is not None and state.outcome is None:
             pacing.after(at_ms, seat, ruleset.awaiting(state.game))
     return Match(state, records, decisions, timeouts)

@@ -131,8 +131,9 @@ def seating(bots: Sequence[str], table: Table, number: int) -> dict[Side, str]:
     return {sides[0]: first, sides[1]: second}
 
 
-def play_matchup(run: Plan, matchup: Matchup, number: int) -> Fought:
-    """Battle `number` of `matchup`: two bots play each deal twice, so `number // 2` names it."""
+def play_matchup(run: Plan, matchup: Matchup, number: int, watch: Callable[[Any], None] | None = None) -> Fought:
+    """Battle `number` of `matchup`: two bots play each deal twice, so `number // 2` names it.
+    `watch` sees the game state after each batch (`match.play`)."""
     ruleset = run.ruleset
     table = seat_table(ruleset, matchup.setup)
     policies = seating(run.bots, table, number)
@@ -144,7 +145,8 @@ def play_matchup(run: Plan, matchup: Matchup, number: int) -> Fought:
     try:
         match = play(ruleset, bots, battle_id=f"balance-{matchup.label}-{number}",
                      revealed=seeded_bytes(run.seed, "seed", matchup.label, deal),
-                     bot_seed=seeded_bytes(run.seed, "bots", matchup.label, deal), setup=matchup.setup)
+                     bot_seed=seeded_bytes(run.seed, "bots", matchup.label, deal), setup=matchup.setup,
+                     watch=watch)
     except RuntimeError as exc:       # the battle never ended: no side won, and it has no length
         return fought(winner=None, reason=f"{UNFINISHED}: {str(exc).removeprefix(f'{ruleset.id}: ')}")
     outcome = match.state.outcome

@@ -23,7 +23,7 @@ from .state import Duel, Params
 from .view import view
 
 RULESET: Ruleset[Duel, DuelSetup, DuelCommand] = register(Ruleset(
-    id="deckduel", version="1.0.0", content=CONTENT, state_type=Duel, codec=CODEC,
+    id="deckduel", version="1.1.0", content=CONTENT, state_type=Duel, codec=CODEC,
     default_setup=DEFAULT_SETUP,
     setup_schema={
         "seats": {"character": sorted(CONTENT.characters), "deck": "list of card ids, top first (optional)",

@@ -20,6 +20,7 @@ class Card(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     arrows: int = 0                 # damage, bottom right (attacks only)
     effect: str | None = None       # a registered attack effect
     effect_amount: int = 1
+    effect_stops_at: tuple[CardId, ...] = ()   # cards the effect stops at (a `recover` never takes them)
     trigger: str | None = None      # a registered defense trigger
     trigger_amount: int = 1
     drill: str | None = None        # a registered continuous drill effect

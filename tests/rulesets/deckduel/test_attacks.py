@@ -1,5 +1,6 @@
 """Seed 004, Paying Energy and Playing an attack: pay, do what the card says, deal its arrows."""
 import pytest
+from msgspec.structs import replace
 
 from domain.engine.errors import RuleViolation
 from domain.engine.hooks import EffectTriggered
@@ -8,6 +9,11 @@ from domain.rulesets.deckduel.legal import legal_commands
 from domain.rulesets.deckduel.events import (AttackPlayed, AttackResolved, CardKnockedAway, CardsDrawn,
                                              CardsMilled, CardsRecovered, DamageDealt, DamageFlipped,
                                              DrillDestroyed, EnergyGained, EnergyPaid)
+
+from domain.engine.rng import Rng
+from domain.rulesets.deckduel.content import CARDS
+from domain.rulesets.deckduel.effects.attacks import recover
+from domain.rulesets.deckduel.hooks import RESOLVING, Strike
 
 from .given import decide_after, duel, flips, of_type, play, remaining, topics
 
@@ -144,6 +150,30 @@ def test_recover_returns_the_top_of_your_discard_pile_to_hand():
     then, state = play(given, "p1", PlayAttack(card="second_wind"))
     assert then[2] == CardsRecovered(seat="p1", cards=("hook",))
     assert (state.p1.hand, state.p1.discard) == (("hook",), ("jab", "second_wind"))
+
+
+def test_second_wind_does_not_return_another_second_wind():
+    # given: Focus Lens makes Second Wind free (1 - 1 = 0) and the other copy tops the discard pile
+    given = duel(p1_hand=["second_wind"], p1_drills=["focus_lens"], p1_discard=["jab", "second_wind"],
+                 p2_deck=["hook", "jab"])
+    # when: p1 plays it
+    then, state = play(given, "p1", PlayAttack(card="second_wind"))
+    # then: nothing returns (the copy would return this one next, forever); both copies lie in the pile
+    assert of_type(then, CardsRecovered) == []
+    assert (state.p1.hand, state.p1.discard) == ((), ("jab", "second_wind", "second_wind"))
+
+
+def test_a_recover_of_two_stops_at_the_card_it_cannot_take():
+    # given: a recover of 2 (the content's Second Wind recovers 1) over ... jab, second_wind, hook (top)
+    card = replace(CARDS["second_wind"], effect_amount=2)
+    given = duel(p1_hand=["second_wind"], p1_energy=["jab"], p1_discard=["jab", "second_wind", "hook"],
+                 p2_deck=["hook", "jab"])
+    # when: its effect resolves
+    resolver = RESOLVING(given, Rng(b"x"))
+    recover(resolver, "p1", card, Strike(arrows=card.arrows))
+    then = resolver.events
+    # then: only the hook above the second_wind returns
+    assert then == [CardsRecovered(seat="p1", cards=("hook",))]
 
 
 def test_recover_with_an_empty_discard_pile_does_nothing():

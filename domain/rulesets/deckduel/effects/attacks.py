@@ -40,8 +40,12 @@ def mill(b: Resolver[Duel], seat: str, card: Card, strike: Strike) -> Strike:
 
 @attack_effect("recover")
 def recover(b: Resolver[Duel], seat: str, card: Card, strike: Strike) -> Strike:
+    """The top card(s) of the discard pile, down to the first the card stops at: Second Wind
+    stops at Second Wind, so two copies and a free cost cannot return each other forever."""
     discard = b.state.side(seat).discard
     taken = discard[len(discard) - min(card.effect_amount, len(discard)):]
+    stops = [n for n, taken_card in enumerate(taken) if taken_card in card.effect_stops_at]
+    taken = taken[stops[-1] + 1:] if stops else taken
     if taken:
         b.emit(ev.CardsRecovered(seat=seat, cards=taken))
     return strike
