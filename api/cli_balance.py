@@ -29,7 +29,8 @@ GRID_CELL = 16              # a matchup grid's column: "100.0 [68-100]" and a ga
 def balance(ruleset: str = typer.Option(..., help="Ruleset id."),
             bots: str = typer.Option("greedy", help="One policy, which plays every side, or two, A,B: each "
                                                     "matchup is played with A on the first side and B on the "
-                                                    f"second and the other way round, equally ({POLICY_NAMES})."),
+                                                    f"second and the other way round, equally ({POLICY_NAMES}; "
+                                                    "search@N: N iterations a move)."),
             battles: int = typer.Option(20, min=1, help="Battles per matchup (with two bots, rounded up to even)."),
             seed: str = typer.Option("0", help="Run seed: same seed, same battles, same report."),
             matchups: str = typer.Option(None, "--matchups", metavar="NAMES",

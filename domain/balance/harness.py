@@ -20,6 +20,7 @@ from typing import Any
 from domain.ai import get_policy
 from domain.ai.match import play, seeded_bytes
 from domain.engine.battle import parse_battle_setup, seat_table
+from domain.engine.bots import Bot
 from domain.engine.errors import InvalidInput, SetupError, quote
 from domain.engine.ruleset import Matchup, Ruleset
 from domain.engine.table import Seat, Side, Table
@@ -75,7 +76,7 @@ def plan(ruleset: Ruleset[Any], bots: Sequence[str], battles: int, seed: str,
     if battles < 1:
         raise InvalidInput("battles", "play at least one battle per matchup")
     for name in bots:
-        get_policy(name, ruleset.id)                   # UnknownPolicy names the known ones
+        policy(name, ruleset.id)                       # UnknownPolicy names the known ones
     chosen = picked(list(ruleset.matchups() if matchups is None else matchups), only)
     if not chosen:
         raise InvalidInput("matchups", f"{ruleset.id} declares no matchup to play")
@@ -84,6 +85,15 @@ def plan(ruleset: Ruleset[Any], bots: Sequence[str], battles: int, seed: str,
     if len(bots) == 2:
         battles += battles % 2
     return Plan(ruleset=ruleset, matchups=tuple(chosen), bots=tuple(bots), battles=battles, seed=seed)
+
+
+def policy(name: str, ruleset_id: str) -> Bot:
+    """The policy `name` names: a bot's name, or a searching bot's with its iterations per move
+    after an `@` (`search@400`), as a house seat's rating id names it."""
+    base, at, budget = name.partition("@")
+    if at and not (budget.isascii() and budget.isdigit()):
+        raise InvalidInput("bots", f"{quote(name)}: after the @ comes a searching bot's iterations per move")
+    return get_policy(base, ruleset_id, int(budget) if at else None)
 
 
 def picked(matchups: list[Matchup], only: Sequence[str]) -> list[Matchup]:
@@ -138,7 +148,7 @@ def play_matchup(run: Plan, matchup: Matchup, number: int, watch: Callable[[Any]
     table = seat_table(ruleset, matchup.setup)
     policies = seating(run.bots, table, number)
     deal = number // 2 if len(run.bots) == 2 else number
-    bots = {seat: get_policy(policies[side], ruleset.id) for side, seats in table.sides for seat in seats}
+    bots = {seat: policy(policies[side], ruleset.id) for side, seats in table.sides for seat in seats}
     fought = partial(Fought, label=matchup.label, sides=table.side_ids,
                      entries={side: matchup.entries[side] for side in table.side_ids},
                      seats={seat: side for side, seats in table.sides for seat in seats}, policies=policies)

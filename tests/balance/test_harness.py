@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from api.cli import app
 from domain.balance import play_plan, plan, report
+from domain.balance.harness import policy
 from domain.engine.ruleset import get_ruleset
 from domain.rulesets.deckduel.matchups import matchups
 
@@ -82,6 +83,13 @@ def test_two_bots_swap_sides_equally_and_the_first_bot_is_rated():
         assert {side: s["battles"] for side, s in cell["bot"]["sides"].items()} == {"p1": 2, "p2": 2}
 
 
+def test_a_searching_bot_plays_at_the_iterations_named_after_its_at():
+    run_plan = plan(DUEL, ["search@3", "greedy"], 2, "7", matchups=matchups(), only=PAIR[:1])
+    assert policy("search@3", "deckduel").tuning.iterations == 3
+    figures = report(run_plan.as_json(), play_plan(run_plan))
+    assert (figures["bot"]["policy"], figures["bot"]["against"]) == ("search@3", "greedy")
+
+
 def test_one_bot_has_no_bot_rate(one_bot):
     assert one_bot["bot"] is None
 
@@ -107,6 +115,9 @@ def test_the_command_writes_the_report_and_its_picture(tmp_path, monkeypatch):
     (["--ruleset", "deckduel", "--bots", "random,greedy,random"], "bots"),
     (["--ruleset", "deckduel", "--bots", "random,random"], "random twice"),
     (["--ruleset", "deckduel", "--matchups", "Nobody"], "Nobody"),
+    (["--ruleset", "deckduel", "--bots", "search@many"], "search@many"),
+    (["--ruleset", "deckduel", "--bots", "search@0"], "from 1 to"),
+    (["--ruleset", "deckduel", "--bots", "greedy@50"], "does not search"),
 ])
 def test_bad_input_is_one_error_line(args, named, tmp_path):
     done = CliRunner().invoke(app, ["balance", *args, "--battles", "1", "--out", str(tmp_path)])

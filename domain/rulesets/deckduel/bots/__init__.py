@@ -1,5 +1,5 @@
-"""Deckduel heuristic: build drills early, then hit as hard as energy allows; keep cheap
-cards in a mulligan; discard the card that would cost the most to play."""
+"""Deckduel's bots: greedy plays the heuristic (`heuristic.py`) and keeps cheap cards in a
+mulligan; search (`search.py`) plays out with it."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -12,6 +12,7 @@ from domain.engine.registry import Registry
 from domain.engine.scoring import GreedyPolicy, Wire
 
 from ..content import content
+from .heuristic import rating
 from .search import TUNING
 
 
@@ -22,14 +23,7 @@ def score(view: Mapping[str, Any], cmd: Wire) -> float:
         me = _me(view)
         wanted = sorted(c for c in (me["hand"] or []) if content().cards[c].cost > 3)
         return 10.0 if sorted(cmd["cards"]) == wanted else -float(len(cmd["cards"]))
-    if kind == "pass":
-        return 0.0
-    card = content().cards[cmd["card"]]
-    if kind == "discard":
-        return card.cost + card.arrows - card.defense
-    if kind == "drill":
-        return 3.0 if len(_me(view)["drills"]) < 2 else 0.5
-    return card.arrows + (1.0 if card.effect else 0.0) - 0.25 * card.cost
+    return rating(kind, cmd.get("card", ""), len(_me(view)["drills"]))
 
 
 def _me(view: Mapping[str, Any]) -> Mapping[str, Any]:

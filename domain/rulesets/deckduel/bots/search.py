@@ -1,16 +1,18 @@
 """How deckduel's `search` bot plays (`domain/ai/search.py`): a playout that keeps its hand and
-plays a random card whenever it can, mostly to the end of the duel; one stopped after `DEPTH`
-commands is scored by the decks left, which are each side's life (seed 004, The Rules)."""
+plays the heuristic's best command (drills early, then the hardest hit), a random one a time in
+four, mostly to the end of the duel; one stopped after `DEPTH` commands is scored by the decks
+left, which are each side's life (seed 004, The Rules). Random playouts passed and spent cards
+where no player would, and the search won fewer duels from them (67% against greedy, 144 duels,
+where rated playouts won 85% of 72)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
-from domain.ai.search import Tuning
-from domain.engine.rng import Rng
+from domain.ai.search import Rated, Tuning
 
-from ..commands import DuelCommand, Mulligan, Pass
+from ..commands import Discard, DuelCommand, Mulligan, Pass, PlayAttack, PlayDrill
 from ..state import Duel, opponent
+from .heuristic import rating
 
 # Commands a playout plays before it is scored. A playout ends the duel in about 16 commands
 # from mid-game and under 40 from the mulligan, so the cap only stops a rare long one: scoring
@@ -28,14 +30,15 @@ def evaluate(s: Duel, side: str) -> float:
     return 1 / (1 + math.exp(-edge / LIFE_SCALE))
 
 
-def playout(game: Duel, seat: str, legal: Sequence[DuelCommand], rng: Rng) -> DuelCommand:
-    """Keep the hand at the mulligan; in combat, any card before a pass (a uniform playout
-    passes so often that combat ends before the hands are spent)."""
-    first = legal[0]
-    if isinstance(first, Mulligan):
-        return first
-    plays = [c for c in legal if not isinstance(c, Pass)]
-    return rng.choice(plays) if plays else first
+KINDS = {PlayAttack: "attack", PlayDrill: "drill", Pass: "pass", Discard: "discard"}   # each one's wire type
+WANDER = (1, 4)   # a playout's chance of any legal command instead of the best rated
 
 
-TUNING = Tuning(depth=DEPTH, evaluate=evaluate, playout=playout, iterations_per_second=ITERATIONS_PER_SECOND)
+def worth(game: Duel, seat: str, command: DuelCommand) -> float:
+    """The heuristic's rating of a command, from the state: drills early, then the hardest hit."""
+    if isinstance(command, Mulligan):
+        return -float(len(command.cards))
+    return rating(KINDS[type(command)], getattr(command, "card", ""), len(game.side(seat).drills))
+
+
+TUNING = Tuning(depth=DEPTH, evaluate=evaluate, playout=Rated(worth, WANDER), iterations_per_second=ITERATIONS_PER_SECOND)
