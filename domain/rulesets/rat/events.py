@@ -16,7 +16,7 @@ from domain.engine.events import Event, secret
 from domain.engine.in_force import with_older
 
 from .commands import Act
-from .state import RULES_1_0_0, Rules
+from .state import RULES_1_0_0, Params, Rules
 
 # The JSON the opening events hold (params, rules, entities written out), typed as exactly as
 # it is rather than as Any: the chain then writes these events straight from the struct, as it
@@ -31,7 +31,7 @@ class RatStarted(Event, frozen=True, kw_only=True):
     """The battle's params and rules, and the formation's enemies: everyone sees what content
     says of them (a bestiary: stats, moves, equipment), but an enemy's HP is its side's."""
     TOPIC = "rat.RatStarted"
-    class_version = 3
+    class_version = 4
     params: Written
     rules: Written
     formation: str
@@ -52,6 +52,12 @@ class RatStarted(Event, frozen=True, kw_only=True):
     def upcast_v2_v3(data: dict[str, Any]) -> dict[str, Any]:
         """Rat 1.1.0 recorded the rules it had; the ones added since are what it played by (`Older`)."""
         return {**data, "rules": with_older(Rules, data["rules"])}
+
+    @staticmethod
+    def upcast_v3_v4(data: dict[str, Any]) -> dict[str, Any]:
+        """Rat 1.2.0 and before had no `level_cap` param nor `ai_version` rule: they played by
+        their `Older` values (levels reach +-infinity; the first planning AIs)."""
+        return {**data, "params": with_older(Params, data["params"]), "rules": with_older(Rules, data["rules"])}
 
 
 class PartyJoined(Event, frozen=True, kw_only=True):

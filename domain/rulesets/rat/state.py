@@ -36,6 +36,9 @@ class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     # random AI: tickets of an intrinsic move (no PP to count)
     intrinsic_weight: Annotated[int, Bound(0, 10)] = 1
     save_between_battles: bool = True   # a set saves between battles: durability -1, PP restored
+    # The furthest a stat level may step, either way: 3 stops at +3 and -3; 4 (INF) lets a fourth
+    # step reach +infinity or -infinity (seed 003, Stats). Every release before 1.3.0 played by 4.
+    level_cap: Annotated[int, Bound(3, INF), Older(INF)] = 3
 
 
 class Rules(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
@@ -52,6 +55,10 @@ class Rules(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     # Whether a status removed earlier in the same batch still reacts (a BLEEDING a heal cured
     # still bleeding at the turn's end): no since 1.2.0; yes before, which their logs record.
     removed_statuses_react: Annotated[bool, Older(True)] = False
+    # The planning AIs (no_memory, memory): 2 (1.3.0) values the damage of the whole group's
+    # plans together and guesses a member's DEF from its kind (`ai/joint.py`); 1 (before)
+    # scores each option alone against a guessed DEF of 30 (`ai/planner.py`).
+    ai_version: Annotated[int, Older(1)] = 2
 
 
 # The rule choices that replay rat 1.0.0, which had none of them.

@@ -23,8 +23,9 @@ _QUARTERS = {level: int(factor * 4) for level, factor in FACTORS.items()}     # 
 _BASE = {"atk": attrgetter("atk"), "def": attrgetter("defense"), "spd": attrgetter("spd")}   # a stat's battle value
 
 
-def clamp_level(level: int) -> int:
-    return max(-INF, min(INF, level))
+def clamp_level(level: int, cap: int = INF) -> int:
+    """`level` within the battle's reach: -`cap` .. +`cap` (`Params.level_cap`; INF is infinity)."""
+    return max(-cap, min(cap, level))
 
 
 def leveled(value: int, level: int) -> int:

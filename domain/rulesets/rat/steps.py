@@ -70,12 +70,13 @@ def _cure(r: RatResolver, use: Use, step: Step, target: str) -> None:
 
 @STEPS.register("stat")
 def _stat(r: RatResolver, use: Use, step: Step, target: str) -> None:
-    """Levels move along -inf, -3 .. +3, +inf: one step past +3 is +infinity."""
+    """Levels move along -inf, -3 .. +3, +inf, as far as `level_cap` lets them: by default they
+    stop at +3 and -3; with a cap of 4 one step past +3 is +infinity."""
     who = use.actor if step.who == "user" else target
     entity = r.state.entities[who]
     if not entity.standing:
         return
-    level = clamp_level(entity.level(step.stat) + step.amount)
+    level = clamp_level(entity.level(step.stat) + step.amount, r.state.params.level_cap)
     if level != entity.level(step.stat):
         r.emit(ev.StatLevelChanged(target=who, stat=step.stat, level=level, by=use.actor))
 

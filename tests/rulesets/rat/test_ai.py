@@ -1,6 +1,7 @@
 """Seed 003, 2.x AI: the random AI's PP-weighted draw, the no-memory AI's best option, the
-memory AI planning the enemies together from the public history (ai/planner.py), and the
-AI never reading the party's plans.
+memory AI planning the enemies together from the public history, and the AI never reading
+the party's plans. The planning AIs here are the first ones (ai/planner.py, `ai_version` 1,
+which every release before 1.3.0 plays: `PLANNER_1`); today's are in test_ai_joint.py.
 
 The planner estimates a hit as power% x ATK x 100 / (100 + 30): it guesses every party
 member's DEF is 30 (`GUESS_DEF`), so STRIKE from ATK 40 is worth 4000 / 130 = 30.
@@ -15,9 +16,16 @@ from domain.rulesets.rat.ai import choose_for_enemies
 from domain.rulesets.rat.ai.planner import no_memory
 from domain.rulesets.rat.ai.random import random_ai, tickets
 from domain.rulesets.rat.events import ActionPlanned, ActionRevealed, EnemyChose
-from domain.rulesets.rat.state import Plan, TurnLog
+from domain.rulesets.rat.state import Plan, Rules, TurnLog
 
-from .given import SEED, battle, enemy, entity, turn
+from .given import SEED, battle as any_battle, enemy, entity, turn
+
+PLANNER_1 = Rules(ai_version=1)
+
+
+def battle(*args, **kw):
+    """A battle under the first planning AIs (`ai_version` 1)."""
+    return any_battle(*args, **{"rules": PLANNER_1, **kw})
 
 
 def chosen(plans):

@@ -31,7 +31,7 @@ P1, P2 = Viewer(seat="p1"), Viewer(seat="p2")
 FIXTURE = Path(__file__).parents[2] / "replays" / "fixtures" / "rat_1.0.0" / "greedy.jsonl"
 # 1.0.0's rules as an event records them: each rule added since at the value 1.0.0 played by
 RULES_1_0_0_WIRE = {"enemy_hp_changes": "moved", "spd_at_minus_infinity": "minus_infinity",
-                    "removed_statuses_react": True}
+                    "removed_statuses_react": True, "ai_version": 1}
 
 
 def opening(**setup: object) -> list:
@@ -49,33 +49,34 @@ def potion_user() -> object:
 # -- the opening ---------------------------------------------------------------------------------
 
 def test_the_opening_gives_the_party_and_spectators_no_enemy_hp():
-    # given: sewer_ambush, two Sewer Rats (50 HP) and a Gutter Roach (40 HP), the rules' AI playing them
+    # given: sewer_ambush, three Sewer Rats (180 HP) and a Gutter Roach (240 HP), the rules' AI playing them
     started = of_type(opening(), RatStarted)[0]
     # when: the party's seat and a spectator read the opening
     for viewer in (P1, SPECTATOR):
         data, whole = redact(started, viewer, False)
         # then: no enemy carries an HP number, current or maximum
-        assert [sorted({"hp", "max_hp"} & set(e)) for e in data["enemies"]] == [[], [], []]
+        assert [sorted({"hp", "max_hp"} & set(e)) for e in data["enemies"]] == [[], [], [], []]
         assert (data["enemy_seat"], data["enemy_hp"], whole) == (None, None, False)
-    assert redact(started, OMNISCIENT, False)[0]["enemy_hp"] == {"e1": 50, "e2": 50, "e3": 40}
+    assert redact(started, OMNISCIENT, False)[0]["enemy_hp"] == {"e1": 180, "e2": 180, "e3": 180, "e4": 240}
 
 
 def test_the_enemy_seat_sees_its_own_enemies_hp_and_the_party_does_not():
     # given: seat p2 plays the enemies
     started = of_type(opening(enemy_seat=True), RatStarted)[0]
     # when / then: p2 reads the HP of its enemies; p1 reads none
-    assert redact(started, P2, False)[0]["enemy_hp"] == {"e1": 50, "e2": 50, "e3": 40}
+    assert redact(started, P2, False)[0]["enemy_hp"] == {"e1": 180, "e2": 180, "e3": 180, "e4": 240}
     assert redact(started, P1, False)[0]["enemy_hp"] is None
 
 
 def test_each_enemy_starts_at_its_max_hp_and_only_its_side_sees_it():
     # given / when: the opening folded
     state = fold(None, opening(enemy_seat=True))
-    # then: 50, 50 and 40 HP, full; p2's view shows them, p1's shows no HP for any enemy
-    assert [(e.hp, e.max_hp) for e in state.side("enemies")] == [(50, 50), (50, 50), (40, 40)]
-    assert [(e["hp"], e["max_hp"]) for e in view(state, P2)["enemies"]] == [(50, 50), (50, 50), (40, 40)]
-    assert [sorted({"hp", "max_hp", "hp_pct"} & set(e)) for e in view(state, P1)["enemies"]] == [["hp_pct"]] * 3
-    assert [e["hp_pct"] for e in view(state, P1)["enemies"]] == [None, None, None]
+    # then: 180, 180, 180 and 240 HP, full; p2's view shows them, p1's shows no HP for any enemy
+    full = [(180, 180), (180, 180), (180, 180), (240, 240)]
+    assert [(e.hp, e.max_hp) for e in state.side("enemies")] == full
+    assert [(e["hp"], e["max_hp"]) for e in view(state, P2)["enemies"]] == full
+    assert [sorted({"hp", "max_hp", "hp_pct"} & set(e)) for e in view(state, P1)["enemies"]] == [["hp_pct"]] * 4
+    assert [e["hp_pct"] for e in view(state, P1)["enemies"]] == [None, None, None, None]
 
 
 def test_the_content_listing_leaves_out_every_enemys_base_hp():
@@ -87,7 +88,7 @@ def test_the_content_listing_leaves_out_every_enemys_base_hp():
     assert sorted(enemies["rat_king"]) == ["ai_value", "atk", "boss", "def", "equipment", "id", "intrinsic", "moves",
                                            "name", "priority", "spd", "text"]
     assert enemies["rat_king"]["equipment"] == ("thorn_mail",)
-    assert CONTENT.enemies["rat_king"].hp == 600        # the server keeps it
+    assert CONTENT.enemies["rat_king"].hp == 650        # the server keeps it
 
 
 def test_a_rat_1_0_0_opening_reaches_the_party_without_enemy_hp():
@@ -99,7 +100,7 @@ def test_a_rat_1_0_0_opening_reaches_the_party_without_enemy_hp():
     wire = wire_event(rec, P1, False)
     # then: it gets today's form, the HP withheld; an omniscient viewer gets the bytes as written
     assert [sorted({"hp", "max_hp"} & set(e)) for e in wire["data"]["enemies"]] == [[], [], []]
-    assert (wire["data"]["enemy_hp"], wire["data"]["rules"], wire["v"]) == (None, RULES_1_0_0_WIRE, 3)
+    assert (wire["data"]["enemy_hp"], wire["data"]["rules"], wire["v"]) == (None, RULES_1_0_0_WIRE, 4)
     assert wire_event(rec, OMNISCIENT, False)["data"] == line["data"]
 
 
@@ -112,7 +113,7 @@ def test_the_1_0_0_release_starts_its_battles_with_1_0_0s_rules():
     # then: the battle records 1.0.0's rules, where today's records today's
     assert (old.version, started.rules) == ("1.0.0", RULES_1_0_0_WIRE)
     assert of_type(opening(), RatStarted)[0].rules == {"enemy_hp_changes": "made", "spd_at_minus_infinity": "zero",
-                                                      "removed_statuses_react": False}
+                                                      "removed_statuses_react": False, "ai_version": 2}
 
 
 def test_a_state_stored_before_1_1_0_plays_1_0_0s_rules():
@@ -121,7 +122,7 @@ def test_a_state_stored_before_1_1_0_plays_1_0_0s_rules():
     del stored["rules"]
     # when / then: read back, it plays 1.0.0's rules; a battle started today records today's
     assert msgspec.convert(stored, type=Rat).rules == RULES_1_0_0 == Rules(
-        enemy_hp_changes="moved", spd_at_minus_infinity="minus_infinity", removed_statuses_react=True)
+        enemy_hp_changes="moved", spd_at_minus_infinity="minus_infinity", removed_statuses_react=True, ai_version=1)
     assert fold(None, opening()).rules == Rules()
 
 

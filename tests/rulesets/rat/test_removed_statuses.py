@@ -100,6 +100,6 @@ def test_a_battle_of_rat_1_1_0_ticks_the_cured_poison_as_it_recorded():
 
 def test_the_resolver_reads_the_switch_from_the_battles_rules():
     # 1.1.0's snapshot records only `enemy_hp_changes`; the rules added since play their `Older` value
-    assert RULES_1_1_0 == Rules(spd_at_minus_infinity="minus_infinity", removed_statuses_react=True)
+    assert RULES_1_1_0 == Rules(spd_at_minus_infinity="minus_infinity", removed_statuses_react=True, ai_version=1)
     assert RESOLVING(battle(), Rng(SEED)).react_when_gone is False
     assert RESOLVING(battle(rules=RULES_1_1_0), Rng(SEED)).react_when_gone is True

@@ -19,6 +19,7 @@ from domain.rulesets.rat.view import view
 from .given import RULES_1_1_0, ailment, battle, enemy, entity, of_type, passive, started_turn, turn
 
 EXACT = Params(roll_min_pct=100)
+INFINITE = Params(level_cap=4)     # levels reach +-infinity (test_level_cap.py: the default stops at +-3)
 # Seed 003's table, level -> (a stat of 100 at that level); +-4 stand for +-infinity.
 FACTOR_OF_100 = [(-4, 0), (-3, 25), (-2, 50), (-1, 75), (0, 100), (1, 125), (2, 150), (3, 200), (4, POS_INF)]
 
@@ -131,15 +132,16 @@ def test_one_step_past_three_is_infinity(level, step, after):
     assert clamp_level(level + step) == after
 
 
-def test_war_cry_on_atk_plus_three_makes_it_plus_infinity():
-    given = battle([entity("mc", spd=90, levels={"atk": 3}, moves={"war_cry": 6})])
+def test_war_cry_on_atk_plus_three_makes_it_plus_infinity_under_a_level_cap_of_4():
+    # `level_cap` 4 (a setup's choice; every release before 1.3.0) lets a level reach +-infinity
+    given = battle([entity("mc", spd=90, levels={"atk": 3}, moves={"war_cry": 6})], params=INFINITE)
     then, state = turn(given, {"mc": ("war_cry", "mc"), "e1": ("strike", "mc")})
     assert StatLevelChanged(target="mc", stat="atk", level=4, by="mc") in then
     assert stat(state, state.entities["mc"], "atk") == POS_INF
 
 
-def test_trip_on_spd_minus_two_makes_its_level_minus_infinity():
-    given = battle([entity("mc", spd=90, moves={"trip": 6})], [enemy("e1", levels={"spd": -2})])
+def test_trip_on_spd_minus_two_makes_its_level_minus_infinity_under_a_level_cap_of_4():
+    given = battle([entity("mc", spd=90, moves={"trip": 6})], [enemy("e1", levels={"spd": -2})], params=INFINITE)
     then, state = turn(given, {"mc": ("trip", "e1"), "e1": ("strike", "mc")})
     assert StatLevelChanged(target="e1", stat="spd", level=-4, by="mc") in then     # -2 -> -3 -> -inf
     assert stat(state, state.entities["e1"], "spd") == 0                             # factor 0

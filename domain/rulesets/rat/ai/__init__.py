@@ -14,14 +14,22 @@ from domain.engine.rng import Rng
 
 from ..legal import choosers
 from ..state import ENEMIES, Plan, Rat
-from .planner import memory, no_memory
+from . import joint, planner
 from .random import random_ai
 
 Level = Callable[[Rat, list[str], Rng], list[Plan]]
 LEVELS: Registry[str, Level] = Registry("rat AI level")
 LEVELS.add("random", random_ai)
-LEVELS.add("no_memory", no_memory)
-LEVELS.add("memory", memory)
+
+
+@LEVELS.register("no_memory")
+def no_memory(s: Rat, actors: list[str], rng: Rng) -> list[Plan]:
+    return (joint.no_memory if s.rules.ai_version >= 2 else planner.no_memory)(s, actors, rng)
+
+
+@LEVELS.register("memory")
+def memory(s: Rat, actors: list[str], rng: Rng) -> list[Plan]:
+    return (joint.memory if s.rules.ai_version >= 2 else planner.memory)(s, actors, rng)
 
 
 def choose_for_enemies(s: Rat, rng: Rng) -> list[Plan]:

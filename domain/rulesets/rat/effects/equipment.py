@@ -60,7 +60,7 @@ def feathered_head(ctx: HookContext, s: Rat, e: ev.TurnEnding) -> list[Event]:
     if e.entity != ctx.effect.owner:
         return []
     wearer = s.entities[ctx.effect.owner]
-    level = clamp_level(wearer.level("atk") + 1)
+    level = clamp_level(wearer.level("atk") + 1, s.params.level_cap)
     if not _worn(ctx, s) or level == wearer.level("atk"):
         return []
     return [ev.StatLevelChanged(target=wearer.id, stat="atk", level=level, by=wearer.id)]
@@ -102,7 +102,7 @@ def thorn_mail(ctx: HookContext, s: Rat, e: ev.HpChanged | ev.EnemyHpChanged) ->
         return []
     if not _worn(ctx, s) or attacker.dead:
         return []
-    level = clamp_level(attacker.level("atk") - 1)
+    level = clamp_level(attacker.level("atk") - 1, s.params.level_cap)
     return [] if level == attacker.level("atk") else [
         ev.StatLevelChanged(target=attacker.id, stat="atk", level=level, by=wearer.id)]
 
