@@ -16,7 +16,7 @@ from .golden import CREATED_AT, PLAYERS, Battles
 
 Played = tuple[BattleState, list[Recorded]]
 
-SCRIPTED_SETUP: dict[str, Any] = {**DEFAULT_SETUP, "first_player": "p1"}
+SCRIPTED_SETUP: dict[str, Any] = {**DEFAULT_SETUP, "board": "meadow", "first_player": "p1"}   # its cells are meadow's
 # The Ember Circle's three against three Thornwood Wardens on the meadow. Each turn's draw
 # comes from the seeded shuffle; p1's mulligan swaps two of its three cards.
 SCRIPTED_SCRIPT: list[tuple[str, dict[str, Any]]] = [
@@ -73,8 +73,9 @@ SCRIPTED_SCRIPT: list[tuple[str, dict[str, Any]]] = [
     ("p2", {"type": "move", "character": "wisp", "to": [3, 6]}),
     ("p2", {"type": "attack", "character": "wisp", "target": "p1.flint"}),
     ("p2", {"type": "end_turn"}),
-    # Turn 7 (p1): the second Storm skill hits every enemy twice, even from a Restrained user;
-    # Sable faints and its Second Chance brings it back as p2's turn 8 starts.
+    # Turn 7 (p1): the second Storm skill hits every enemy twice, even from a Restrained user,
+    # and Thorn faints; Sable faints and its Second Chance brings it back as p2's turn 8 starts,
+    # with half its armor as damage.
     ("p1", {"type": "play", "card": "flurry_of_sparks", "character": "flint"}),
     ("p1", {"type": "attack", "character": "cinder", "target": "p2.sable"}),
     ("p1", {"type": "end_turn"}),

@@ -33,7 +33,8 @@ def test_the_scripted_duel_shows_counters_keywords_a_second_chance_and_a_forfeit
     # Kindle's Threshold needs five AP left: with two, it only gives Amplify.
     assert not any(isinstance(e, ev.KeywordActivated) and e.card == "kindle" for e in events)
     fainted = [e.unit for e in events if isinstance(e, ev.UnitFainted)]
-    assert fainted == ["p1.ember", "p2.sable"]
+    # Flurry of Sparks' second Storm point takes Thorn past its armor: 75 + 4 + 4 = 83 > 80
+    assert fainted == ["p1.ember", "p2.thorn", "p2.sable"]
     assert [e.unit for e in events if isinstance(e, ev.UnitReturned)] == ["p2.sable"]
     assert (state.outcome.winner, state.outcome.reason) == ("p2", "p1 forfeited")
 
@@ -62,8 +63,14 @@ def test_the_raid_fields_five_against_the_wyrm_whose_gathering_storm_raises_the_
     assert raised == list(range(1, len(raised) + 1))        # every raise is by one, Storm skills included
     assert game.player("p2").storm == len(raised) > len(gathered)
     # Storm skills activate once per point of the counter, so their damage grows with it.
-    storms = [e.times for e in events if isinstance(e, ev.KeywordActivated) and e.keyword == "storm"]
-    assert storms == sorted(storms) and storms[-1] == game.player("p2").storm
+    counter, storms = 0, []
+    for e in events:
+        if isinstance(e, ev.StormRaised) and e.seat == "p2":
+            counter = e.storm
+        elif isinstance(e, ev.KeywordActivated) and e.keyword == "storm":
+            storms.append((e.times, counter))
+    assert storms and all(times == at for times, at in storms)
+    assert [times for times, _ in storms] == sorted(times for times, _ in storms)
     assert any(isinstance(e, ev.AttackForced) for e in events)
     assert (state.outcome.winner, state.outcome.reason) == ("p2", "p1 lost every character")
 

@@ -23,11 +23,11 @@ from .state import Params, Skirmish
 from .view import memory_known, view
 
 RULESET: Ruleset[Skirmish, SkirmishSetup, SkirmishCommand] = register(Ruleset(
-    id="skirmish", version="1.0.0", content=CONTENT, state_type=Skirmish, codec=CODEC,
+    id="skirmish", version="1.1.0", content=CONTENT, state_type=Skirmish, codec=CODEC,
     default_setup=DEFAULT_SETUP,
     setup_schema={
         "mode": "duel (3 fielded) or raid (up to 5 fielded)",
-        "board": f"one of {', '.join(CONTENT.boards)} (default: meadow for a duel, colosseum for a raid)",
+        "board": f"one of {', '.join(CONTENT.boards)} (default: glade for a duel, colosseum for a raid)",
         "p1": "{team: 3..5 character ids, three of them from one party}",
         "p2": f"{{team: [...]}}, or in a raid {{boss: {' | '.join(CONTENT.bosses)}}}",
         "first_player": "p1, p2 or null (the battle's RNG picks)",

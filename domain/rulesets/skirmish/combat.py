@@ -30,8 +30,9 @@ def begin_turn(b: SkirmishResolver, seat: str) -> None:
     for unit in b.state.fielded(seat):
         if unit.returning:
             cell = free_tile_near(b.state, unit)
-            if cell is not None:
-                b.emit(ev.UnitReturned(unit=unit.key, cell=cell.to_wire()))
+            if cell is not None:        # back with a share of its armor as damage (README)
+                damage = unit.armor * b.state.params.second_chance_damage // 100
+                b.emit(ev.UnitReturned(unit=unit.key, cell=cell.to_wire(), damage=damage))
     draw(b, seat, 1)
     if not b.over:
         forced_attacks(b, seat)

@@ -90,6 +90,7 @@ class Board(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     id: str
     name: str
     rows: tuple[str, ...]
+    default_for: str = ""           # the mode ("duel", "raid") a setup naming no board plays on it
 
     @cached_property
     def grid(self) -> Grid:

@@ -4,8 +4,10 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from domain.engine.events import Event, secret, server_only
+from domain.engine.in_force import with_older
 
 from .commands import Attack, EndTurn, Forfeit, Move, Place, Play
+from .state import Params
 
 Cards = tuple[str, ...]
 
@@ -13,11 +15,18 @@ Cards = tuple[str, ...]
 class SkirmishStarted(Event, frozen=True, kw_only=True):
     """The teams (public from the start, seed 001 Preparation 1) with each unit's numbers."""
     TOPIC = "skirmish.SkirmishStarted"
+    class_version = 2
     params: dict[str, Any]
     mode: str
     board: str
     units: list[dict[str, Any]]
     first_player: str | None = None
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Any]) -> dict[str, Any]:
+        """Skirmish 1.0.0 had no `second_chance_damage` nor `second_player_ap` param: it played
+        by their `Older` values (a unit returns whole; no compensation)."""
+        return {**data, "params": with_older(Params, data["params"])}
 
 
 class UnitPlaced(Event, frozen=True, kw_only=True):
@@ -214,9 +223,16 @@ class ReturnPending(Event, frozen=True, kw_only=True):
 
 
 class UnitReturned(Event, frozen=True, kw_only=True):
+    """Second Chance: the unit is back on `cell` with `damage` taken (version 1: always none)."""
     TOPIC = "skirmish.UnitReturned"
+    class_version = 2
     unit: str
     cell: list[int]
+    damage: int
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Any]) -> dict[str, Any]:
+        return {**data, "damage": 0}
 
 
 class EffectGiven(Event, frozen=True, kw_only=True):

@@ -187,7 +187,7 @@ def _(e: ev.ReturnPending, s: Skirmish) -> Skirmish:
 
 @evolve.on()
 def _(e: ev.UnitReturned, s: Skirmish) -> Skirmish:
-    return _unit(s, e.unit, returning=False, fainted=False, damage=0, cell=_pos(e.cell))
+    return _unit(s, e.unit, returning=False, fainted=False, damage=e.damage, cell=_pos(e.cell))
 
 
 @evolve.on()

@@ -107,6 +107,11 @@ def begin_match(b: SkirmishResolver) -> None:
            else ev.FirstPlayerChosen(seat=b.rng.choice(SEATS), by="rng"))
     first = b.state.first_player
     assert first is not None, "FirstPlayerChosen sets the first player"
+    second = b.state.player(opponent(first))
+    raised = min(b.state.params.ap_cap, second.max_ap + b.state.params.second_player_ap)
+    if raised > second.max_ap:              # the second player's compensation (README), up to the cap
+        b.emit(ev.MaxApChanged(seat=second.seat, max_ap=raised, ap=second.ap + raised - second.max_ap,
+                               by="second_player"))
     for seat in (first, opponent(first)):
         for unit in b.state.fielded(seat):
             assert unit.cell is not None, "every fielded unit is placed before the match"

@@ -14,7 +14,12 @@ from .content import content
 from .state import SEATS, Params
 
 MODES = ("duel", "raid")
-DEFAULT_BOARD = {"duel": "meadow", "raid": "colosseum"}
+DEFAULT_BOARD = {"duel": "meadow", "raid": "colosseum"}   # when no board in the content names its mode
+
+
+def default_board(mode: str) -> str:
+    """The board a setup naming none plays: the content's board for the mode, else DEFAULT_BOARD's."""
+    return next((b.id for b in content().boards.values() if b.default_for == mode), DEFAULT_BOARD[mode])
 MAX_TEAM = 5                        # Preparation: three from one party plus up to two
 
 
@@ -67,7 +72,7 @@ def parse_setup(raw: Mapping[str, Any]) -> SkirmishSetup:
             teams[seat] = parse_team(seat, part.get("team"))
     if bosses and len(bosses) == len(SEATS):
         raise SetupError("p1.boss", "only one side of a raid is a boss side")
-    board = raw.get("board", DEFAULT_BOARD[mode])
+    board = raw.get("board", default_board(mode))
     if not isinstance(board, str) or board not in content().boards:
         raise SetupError("board", f"unknown board {board!r}; known: {', '.join(content().boards)}")
     for seat in SEATS:

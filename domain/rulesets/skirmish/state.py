@@ -11,6 +11,7 @@ from domain.engine.content import Bound
 from domain.engine.choices import PendingChoices
 from domain.engine.grid import Cell
 from domain.engine.hooks import Effect
+from domain.engine.in_force import Older
 
 SEATS = ("p1", "p2")
 Pos = tuple[int, int]               # (col, row); on the wire [col, row]
@@ -45,6 +46,12 @@ class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     serene_grace_heal: Annotated[int, Bound(0, 100)] = 20      # Serene Grace: damage healed on each ally
     last_will_draw: Annotated[int, Bound(0, 10)] = 3           # Last Will: "Draw three cards"
     early_bird_ap: Annotated[int, Bound(0, 10)] = 1            # Early Bird: one point of maximum AP
+    # Talents: Second Chance returns the unit with this percent of its armor as damage, rounded
+    # down; every release before 1.1.0 returned it whole
+    second_chance_damage: Annotated[int, Bound(0, 100), Older(0)] = 50
+    # The match (who starts): the second player's maximum AP before its first turn, against the
+    # first player's first strike; every release before 1.1.0 gave none
+    second_player_ap: Annotated[int, Bound(0, 10), Older(0)] = 4
 
 
 class Chip(msgspec.Struct, frozen=True):

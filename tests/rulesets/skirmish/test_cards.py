@@ -170,8 +170,8 @@ def test_an_enemy_card_reaches_over_and_inside_its_range_not_only_exactly():
                      p1={"hand": ["spark_volley"], "ap": 3})
     assert plays(given) == [("spark_volley", "ember", "p2.brick"), ("spark_volley", "ember", "p2.wisp")]
     then, _ = play(given, "p1", Play(card="spark_volley", character="ember", target="p2.wisp"))
-    # Storm: 0 used before + this one = 1 time x 4 damage
-    assert of_type(then, SkillDamaged) == [SkillDamaged(unit="p2.wisp", card="spark_volley", amount=4, damage=4)]
+    # Storm: 0 used before + this one = 1 time x 6 damage
+    assert of_type(then, SkillDamaged) == [SkillDamaged(unit="p2.wisp", card="spark_volley", amount=6, damage=6)]
 
 
 def test_an_enemy_card_needs_an_enemy_target():
@@ -200,12 +200,12 @@ def test_an_ally_card_needs_an_ally_target():
 
 def test_an_all_enemies_card_takes_no_target_and_hits_every_enemy_standing():
     given = skirmish(unit("p1.sigil", (3, 1)), unit("p2.wisp", (3, 6)), unit("p2.brick", (0, 7)),
-                     unit("p2.sable", None, fainted=True, damage=61), p1={"hand": ["arc_surge"], "ap": 2})
+                     unit("p2.sable", None, fainted=True, damage=61), p1={"hand": ["arc_surge"], "ap": 3})
     refused(given, "p1", Play(card="arc_surge", character="sigil", target="p2.wisp"), "Arc Surge takes no target")
     then, _ = play(given, "p1", Play(card="arc_surge", character="sigil"))
-    # 4 damage each to the two standing; 2 - 2 = 0 AP left < 5: no Threshold
-    assert of_type(then, SkillDamaged) == [SkillDamaged(unit="p2.wisp", card="arc_surge", amount=4, damage=4),
-                                           SkillDamaged(unit="p2.brick", card="arc_surge", amount=4, damage=4)]
+    # 3 damage each to the two standing; 3 - 3 = 0 AP left < 5: no Threshold
+    assert of_type(then, SkillDamaged) == [SkillDamaged(unit="p2.wisp", card="arc_surge", amount=3, damage=3),
+                                           SkillDamaged(unit="p2.brick", card="arc_surge", amount=3, damage=3)]
 
 
 # -- Hand to discard --------------------------------------------------------------------------

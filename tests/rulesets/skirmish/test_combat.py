@@ -156,12 +156,12 @@ def test_damage_above_armor_faints():
     assert (brick.damage, brick.fainted, brick.cell, brick.on_board) == (91, True, None, False)
 
 
-@pytest.mark.parametrize(("taken", "fainted"), [(40, False), (41, True)])
+@pytest.mark.parametrize(("taken", "fainted"), [(42, False), (43, True)])
 def test_skill_damage_faints_only_above_armor_too(taken, fainted):
     given = skirmish(unit("p1.sigil", (3, 1)), unit("p2.wisp", (3, 5), damage=taken), unit("p2.brick", (6, 7)),
                      p1={"hand": ["overcharge"], "ap": 3})
     then, state = play(given, "p1", Play(card="overcharge", character="sigil", target="p2.wisp"))
-    # 40 + 10 = 50, not > 50 armor: standing; 41 + 10 = 51 > 50: fainted
+    # 42 + 8 = 50, not > 50 armor: standing; 43 + 8 = 51 > 50: fainted
     assert (of_type(then, UnitFainted) != []) is fainted
     assert state.units["p2.wisp"].fainted is fainted
 

@@ -118,8 +118,9 @@ def test_area_cards_still_hit_a_concealed_unit():
     given = skirmish(unit("p1.flint", (0, 0)), unit("p2.sable", (3, 4), effects=["concealed"]), unit("p2.wisp", (5, 2)),
                      p1={"hand": ["flurry_of_sparks"], "ap": 3})
     then, state = play(given, "p1", {"type": "play", "card": "flurry_of_sparks", "character": "flint"})
-    assert of_type(then, SkillDamaged) == [SkillDamaged(unit="p2.sable", card="flurry_of_sparks", amount=2, damage=2),
-                                           SkillDamaged(unit="p2.wisp", card="flurry_of_sparks", amount=2, damage=2)]
+    # Storm once (this card): 4 damage each, the Concealed sable too
+    assert of_type(then, SkillDamaged) == [SkillDamaged(unit="p2.sable", card="flurry_of_sparks", amount=4, damage=4),
+                                           SkillDamaged(unit="p2.wisp", card="flurry_of_sparks", amount=4, damage=4)]
     assert state.units["p2.sable"].has("concealed")          # skill damage is no attack of its
 
 
@@ -284,7 +285,7 @@ def test_skill_damage_does_not_consume_fortified():
                      p1={"hand": ["spark_volley"], "ap": 2})
     then, state = play(given, "p1", {"type": "play", "card": "spark_volley", "character": "ember",
                                      "target": "p2.brick"})
-    assert of_type(then, SkillDamaged) == [SkillDamaged(unit="p2.brick", card="spark_volley", amount=4, damage=4)]
+    assert of_type(then, SkillDamaged) == [SkillDamaged(unit="p2.brick", card="spark_volley", amount=6, damage=6)]
     assert of_type(then, EffectEnded) == [] and state.units["p2.brick"].has("fortified")
 
 

@@ -15,7 +15,7 @@ from domain.rulesets.skirmish import RULESET
 from domain.rulesets.skirmish.events import DeckPrepared
 from domain.rulesets.skirmish.state import SEATS
 
-TEAMS = {"p1": {"team": ["wisp", "sable", "thorn"]}, "p2": {"team": ["ember", "cinder", "flint"]}}
+TEAMS = {"board": "meadow", "p1": {"team": ["wisp", "sable", "thorn"]}, "p2": {"team": ["ember", "cinder", "flint"]}}
 ZONE_ROW = {"p1": 0, "p2": 7}        # meadow: p1 deploys on row 0, p2 on row 7
 
 

@@ -7,7 +7,7 @@ user to have attacked this turn with no Adrenaline to attack again; Threshold ne
 after the card's cost.
 
 Numbers (classes.toml): caster 18 power / 50 armor, ranger 16/60, hunter 12/80, fighter 10/90.
-Board: meadow, 7 x 8, no rocks, distance = columns + rows apart.
+Board: meadow (given.py's default), 7 x 8, no rocks, distance = columns + rows apart.
 """
 from __future__ import annotations
 
@@ -43,30 +43,30 @@ def test_storm_activates_once_per_storm_skill_used_including_this_one():
     given = skirmish(unit("p1.ember", (3, 2)), unit("p2.thorn", (3, 5)),
                      p1={"hand": ["spark_volley", "spark_volley"], "ap": 4})
     then, state = play(given, "p1", card("spark_volley", "ember", "p2.thorn"))
-    assert then == [CardPlayed(seat="p1", card="spark_volley", character="ember", target="p2.thorn", cost=2),
+    assert then == [CardPlayed(seat="p1", card="spark_volley", character="ember", target="p2.thorn", cost=1),
                     StormRaised(seat="p1", storm=1, by="spark_volley"),
                     KeywordActivated(card="spark_volley", keyword="storm", times=1),
-                    SkillDamaged(unit="p2.thorn", card="spark_volley", amount=4, damage=4)]
+                    SkillDamaged(unit="p2.thorn", card="spark_volley", amount=6, damage=6)]
     then, state = play(state, "p1", card("spark_volley", "ember", "p2.thorn"))
-    assert then == [CardPlayed(seat="p1", card="spark_volley", character="ember", target="p2.thorn", cost=2),
+    assert then == [CardPlayed(seat="p1", card="spark_volley", character="ember", target="p2.thorn", cost=1),
                     StormRaised(seat="p1", storm=2, by="spark_volley"),
                     KeywordActivated(card="spark_volley", keyword="storm", times=2),
-                    SkillDamaged(unit="p2.thorn", card="spark_volley", amount=4, damage=8),
-                    SkillDamaged(unit="p2.thorn", card="spark_volley", amount=4, damage=12)]
-    # 4 x 1 + 4 x 2 = 12
-    assert (state.p1.storm, state.units["p2.thorn"].damage) == (2, 12)
+                    SkillDamaged(unit="p2.thorn", card="spark_volley", amount=6, damage=12),
+                    SkillDamaged(unit="p2.thorn", card="spark_volley", amount=6, damage=18)]
+    # 6 x 1 + 6 x 2 = 18
+    assert (state.p1.storm, state.units["p2.thorn"].damage) == (2, 18)
 
 
 def test_storm_counts_every_storm_skill_of_the_player_not_only_this_card():
     given = skirmish(unit("p1.cinder", (3, 1)), unit("p2.thorn", (3, 5)),
                      p1={"hand": ["ashen_arrow"], "ap": 2, "storm": 2})
     then, state = play(given, "p1", card("ashen_arrow", "cinder", "p2.thorn"))
-    assert then[1:] == [SkillDamaged(unit="p2.thorn", card="ashen_arrow", amount=6, damage=6),     # always
+    assert then[1:] == [SkillDamaged(unit="p2.thorn", card="ashen_arrow", amount=10, damage=10),   # always
                         StormRaised(seat="p1", storm=3, by="ashen_arrow"),                         # 2 used + this one
                         KeywordActivated(card="ashen_arrow", keyword="storm", times=3),
-                        SkillDamaged(unit="p2.thorn", card="ashen_arrow", amount=2, damage=8),
-                        SkillDamaged(unit="p2.thorn", card="ashen_arrow", amount=2, damage=10),
-                        SkillDamaged(unit="p2.thorn", card="ashen_arrow", amount=2, damage=12)]   # 6 + 3 x 2
+                        SkillDamaged(unit="p2.thorn", card="ashen_arrow", amount=3, damage=13),
+                        SkillDamaged(unit="p2.thorn", card="ashen_arrow", amount=3, damage=16),
+                        SkillDamaged(unit="p2.thorn", card="ashen_arrow", amount=3, damage=19)]   # 10 + 3 x 3
 
 
 def test_a_skill_without_storm_does_not_raise_the_counter():
@@ -114,24 +114,24 @@ def test_channel_by_a_restrained_user_does_nothing_more():
     assert state.units["p2.wisp"].chips == (Chip("restrained", "p1"),)
 
 
-@pytest.mark.parametrize("restrained, healed", [(False, 20), (True, 10)])
-def test_sap_mending_heals_ten_and_ten_more_through_channel(restrained, healed):
+@pytest.mark.parametrize("restrained, healed", [(False, 16), (True, 8)])
+def test_sap_mending_heals_eight_and_eight_more_through_channel(restrained, healed):
     wisp = unit("p2.wisp", (3, 5), effects=["restrained"], by="p1") if restrained else unit("p2.wisp", (3, 5))
     given = skirmish(unit("p1.flint", (0, 0)), wisp, unit("p2.thorn", (4, 5), damage=25), active="p2", turn=2,
                      p2={"hand": ["sap_mending"], "ap": 2})
     then, state = play(given, "p2", card("sap_mending", "wisp", "p2.thorn"))
-    # 25 - 10 = 15 always; Channel (wisp not Restrained): 15 - 10 = 5
-    assert of_type(then, Healed) == [Healed(unit="p2.thorn", amount=10, damage=15, by="p2.wisp"),
-                                     Healed(unit="p2.thorn", amount=10, damage=5, by="p2.wisp")][:healed // 10]
+    # 25 - 8 = 17 always; Channel (wisp not Restrained): 17 - 8 = 9
+    assert of_type(then, Healed) == [Healed(unit="p2.thorn", amount=8, damage=17, by="p2.wisp"),
+                                     Healed(unit="p2.thorn", amount=8, damage=9, by="p2.wisp")][:healed // 8]
     assert state.units["p2.thorn"].damage == 25 - healed
     assert of_type(then, KeywordActivated) == ([] if restrained else
                                                [KeywordActivated(card="sap_mending", keyword="channel", times=1)])
 
 
 def test_a_channels_self_restraint_stops_the_user_until_its_own_next_turn():
-    given = skirmish(unit("p1.sable", (3, 2)), unit("p2.wisp", (3, 4)), p1={"hand": ["vanish"], "ap": 1})
+    given = skirmish(unit("p1.sable", (3, 2)), unit("p2.wisp", (3, 4)), p1={"hand": ["vanish"], "ap": 2})
     then, state = play(given, "p1", card("vanish", "sable"))
-    assert then == [CardPlayed(seat="p1", card="vanish", character="sable", cost=1),
+    assert then == [CardPlayed(seat="p1", card="vanish", character="sable", cost=2),
                     EffectGiven(unit="p1.sable", effect="concealed", by="p1"),
                     KeywordActivated(card="vanish", keyword="channel", times=1),
                     EffectGiven(unit="p1.sable", effect="prowess", by="p1"),
@@ -153,10 +153,10 @@ def test_exert_lowers_the_maximum_ap_by_one_for_the_keyed_effect():
     then, state = play(given, "p1", card("overcharge", "sigil", "p2.brick", exert=True))
     assert then == [CardPlayed(seat="p1", card="overcharge", character="sigil", target="p2.brick", exert=True,
                                cost=3),
-                    SkillDamaged(unit="p2.brick", card="overcharge", amount=10, damage=10),
+                    SkillDamaged(unit="p2.brick", card="overcharge", amount=8, damage=8),
                     MaxApChanged(seat="p1", max_ap=4, ap=2, by="overcharge"),       # 5 - 1; 5 - 3 (cost) = 2
                     KeywordActivated(card="overcharge", keyword="exert", times=1),
-                    SkillDamaged(unit="p2.brick", card="overcharge", amount=10, damage=20)]
+                    SkillDamaged(unit="p2.brick", card="overcharge", amount=6, damage=14)]     # 8 + 6
     _, state = play(state, "p1", END)
     then, state = play(state, "p2", END)
     assert ApRestored(seat="p1", max_ap=5, ap=5) in then    # the lowered maximum 4, + 1 at the turn's start
@@ -167,7 +167,7 @@ def test_exert_false_does_nothing_extra():
                                                                              "max_ap": 5})
     then, state = play(given, "p1", card("overcharge", "sigil", "p2.brick"))
     assert then == [CardPlayed(seat="p1", card="overcharge", character="sigil", target="p2.brick", cost=3),
-                    SkillDamaged(unit="p2.brick", card="overcharge", amount=10, damage=10)]
+                    SkillDamaged(unit="p2.brick", card="overcharge", amount=8, damage=8)]
     assert (state.p1.max_ap, state.p1.ap) == (5, 2)
 
 
@@ -183,11 +183,24 @@ def test_exert_draws_another_card_with_iron_will():
 
 
 def test_exert_at_a_maximum_of_one_leaves_zero():
-    given = skirmish(unit("p1.quill", (3, 2)), unit("p2.wisp", (3, 5)), p1={"hand": ["steady_aim"], "ap": 1,
+    given = skirmish(unit("p1.sigil", (3, 2)), unit("p2.wisp", (3, 5)), p1={"hand": ["overcharge"], "ap": 3,
                                                                             "max_ap": 1})
+    then, state = play(given, "p1", card("overcharge", "sigil", "p2.wisp", exert=True))
+    # the maximum 1 - 1 = 0; the AP left, 3 - 3 (cost) = 0, stays 0
+    assert then[1:] == [SkillDamaged(unit="p2.wisp", card="overcharge", amount=8, damage=8),
+                        MaxApChanged(seat="p1", max_ap=0, ap=0, by="overcharge"),
+                        KeywordActivated(card="overcharge", keyword="exert", times=1),
+                        SkillDamaged(unit="p2.wisp", card="overcharge", amount=6, damage=14)]
+    assert (state.p1.max_ap, state.p1.ap) == (0, 0)
+
+
+def test_steady_aims_exert_gives_adrenaline_too():
+    given = skirmish(unit("p1.quill", (3, 2)), unit("p2.wisp", (3, 5)), p1={"hand": ["steady_aim"], "ap": 2,
+                                                                            "max_ap": 2})
     then, state = play(given, "p1", card("steady_aim", "quill", exert=True))
+    # the maximum 2 - 1 = 1; the AP left, 2 - 2 (cost) = 0
     assert then[1:] == [EffectGiven(unit="p1.quill", effect="prowess", by="p1"),
-                        MaxApChanged(seat="p1", max_ap=0, ap=0, by="steady_aim"),
+                        MaxApChanged(seat="p1", max_ap=1, ap=0, by="steady_aim"),
                         KeywordActivated(card="steady_aim", keyword="exert", times=1),
                         EffectGiven(unit="p1.quill", effect="adrenaline", by="p1")]
 
@@ -213,7 +226,7 @@ def test_exert_is_refused_at_a_maximum_of_zero():
 # -- Aftermath: only if the user has attacked this turn and holds no Adrenaline ----------------------
 
 def rend_after(*attacks: int, adrenaline: bool = False) -> list:
-    """p1's fang (hunter, 12) attacks p2's brick `len(attacks)` times, then plays Rend (8, Aftermath 8 more)."""
+    """p1's fang (hunter, 12) attacks p2's brick `len(attacks)` times, then plays Rend (6, Aftermath 6 more)."""
     given = skirmish(unit("p1.fang", (3, 3), effects=["adrenaline"] if adrenaline else []), unit("p2.brick", (3, 4)),
                      p1={"hand": ["rend"], "ap": 2})
     state = given
@@ -225,26 +238,26 @@ def rend_after(*attacks: int, adrenaline: bool = False) -> list:
 
 def test_aftermath_does_not_activate_before_the_user_attacks():
     then = rend_after()
-    assert then[1:] == [SkillDamaged(unit="p2.brick", card="rend", amount=8, damage=8)]
+    assert then[1:] == [SkillDamaged(unit="p2.brick", card="rend", amount=6, damage=6)]
 
 
 def test_aftermath_activates_once_the_user_has_attacked():
     then = rend_after(1)
-    assert then[1:] == [SkillDamaged(unit="p2.brick", card="rend", amount=8, damage=20),      # 12 + 8
+    assert then[1:] == [SkillDamaged(unit="p2.brick", card="rend", amount=6, damage=18),      # 12 + 6
                         KeywordActivated(card="rend", keyword="aftermath", times=1),
-                        SkillDamaged(unit="p2.brick", card="rend", amount=8, damage=28)]      # 12 + 8 + 8
+                        SkillDamaged(unit="p2.brick", card="rend", amount=6, damage=24)]      # 12 + 6 + 6
 
 
 def test_aftermath_does_not_activate_while_adrenaline_could_pay_for_another_attack():
     then = rend_after(1, adrenaline=True)
-    assert then[1:] == [SkillDamaged(unit="p2.brick", card="rend", amount=8, damage=20)]     # 12 + 8 only
+    assert then[1:] == [SkillDamaged(unit="p2.brick", card="rend", amount=6, damage=18)]     # 12 + 6 only
 
 
 def test_aftermath_activates_once_adrenaline_is_spent_too():
     then = rend_after(1, 2, adrenaline=True)
-    assert then[1:] == [SkillDamaged(unit="p2.brick", card="rend", amount=8, damage=32),      # 12 + 12 + 8
+    assert then[1:] == [SkillDamaged(unit="p2.brick", card="rend", amount=6, damage=30),      # 12 + 12 + 6
                         KeywordActivated(card="rend", keyword="aftermath", times=1),
-                        SkillDamaged(unit="p2.brick", card="rend", amount=8, damage=40)]      # + 8
+                        SkillDamaged(unit="p2.brick", card="rend", amount=6, damage=36)]      # + 6
 
 
 def test_hot_pursuits_aftermath_is_judged_upon_using_the_skill():
@@ -273,20 +286,20 @@ def arc_surge(ap: int) -> list:
 
 
 def test_threshold_activates_with_five_ap_left_after_the_cost():
-    then = arc_surge(7)                                     # 7 AP - 2 cost = 5 -> yes
-    assert then == [CardPlayed(seat="p1", card="arc_surge", character="sigil", cost=2),
-                    SkillDamaged(unit="p2.brick", card="arc_surge", amount=4, damage=4),
-                    SkillDamaged(unit="p2.wisp", card="arc_surge", amount=4, damage=4),
+    then = arc_surge(8)                                     # 8 AP - 3 cost = 5 -> yes
+    assert then == [CardPlayed(seat="p1", card="arc_surge", character="sigil", cost=3),
+                    SkillDamaged(unit="p2.brick", card="arc_surge", amount=3, damage=3),
+                    SkillDamaged(unit="p2.wisp", card="arc_surge", amount=3, damage=3),
                     KeywordActivated(card="arc_surge", keyword="threshold", times=1),
-                    SkillDamaged(unit="p2.brick", card="arc_surge", amount=4, damage=8),
-                    SkillDamaged(unit="p2.wisp", card="arc_surge", amount=4, damage=8)]
+                    SkillDamaged(unit="p2.brick", card="arc_surge", amount=3, damage=6),
+                    SkillDamaged(unit="p2.wisp", card="arc_surge", amount=3, damage=6)]
 
 
 def test_threshold_does_not_activate_with_four_ap_left_after_the_cost():
-    then = arc_surge(6)                                     # 6 AP - 2 cost = 4 -> no
-    assert then == [CardPlayed(seat="p1", card="arc_surge", character="sigil", cost=2),
-                    SkillDamaged(unit="p2.brick", card="arc_surge", amount=4, damage=4),
-                    SkillDamaged(unit="p2.wisp", card="arc_surge", amount=4, damage=4)]
+    then = arc_surge(7)                                     # 7 AP - 3 cost = 4 -> no
+    assert then == [CardPlayed(seat="p1", card="arc_surge", character="sigil", cost=3),
+                    SkillDamaged(unit="p2.brick", card="arc_surge", amount=3, damage=3),
+                    SkillDamaged(unit="p2.wisp", card="arc_surge", amount=3, damage=3)]
 
 
 @pytest.mark.parametrize("ap, gained", [(6, ["amplify", "prowess"]), (5, ["amplify"])])

@@ -19,8 +19,8 @@ from domain.engine.events import Viewer, redact, wire_event
 from domain.rulesets.skirmish import RULESET
 from domain.rulesets.skirmish.content import CONTENT
 from domain.rulesets.skirmish.events import (ApRestored, CardsDrawn, CardsReturned, DeckPrepared, DeckShuffled,
-                                             FirstPlayerChosen, PlacementsRevealed, SkirmishStarted, TurnStarted,
-                                             UnitEntered, UnitPlaced)
+                                             FirstPlayerChosen, MaxApChanged, PlacementsRevealed, SkirmishStarted,
+                                             TurnStarted, UnitEntered, UnitPlaced)
 from domain.rulesets.skirmish.state import SEATS
 
 from .given import decide_after, legal, refused
@@ -346,6 +346,7 @@ def test_after_the_starting_hands_the_units_enter_and_turn_one_starts():
     got = events(records)[2:]
     drawn = state.game.p1.hand[-1]
     assert got == [FirstPlayerChosen(seat="p1", by="setup"),
+                   MaxApChanged(seat="p2", max_ap=4, ap=4, by="second_player"),    # 0 + second_player_ap 4
                    UnitEntered(unit="p1.wisp", cell=[0, 0]), UnitEntered(unit="p1.sable", cell=[1, 0]),
                    UnitEntered(unit="p1.thorn", cell=[2, 0]),
                    UnitEntered(unit="p2.bramble", cell=[0, 7]), UnitEntered(unit="p2.thorn", cell=[1, 7]),
@@ -370,7 +371,42 @@ def test_the_second_seat_first_when_the_setup_says_so():
         "p2.bramble", "p2.thorn", "p2.fang", "p1.wisp", "p1.sable", "p1.thorn"]
     assert TurnStarted(turn=1, seat="p2") in got
     assert ApRestored(seat="p2", max_ap=1, ap=1) in got
-    assert (state.game.active, state.game.p1.max_ap) == ("p2", 0)
+    # the second player, p1, gets second_player_ap (4) before the first turn: 0 + 4
+    assert MaxApChanged(seat="p1", max_ap=4, ap=4, by="second_player") in got
+    assert (state.game.active, state.game.p1.max_ap) == ("p2", 4)
+
+
+def test_the_second_player_starts_its_first_turn_with_the_compensation_and_one_more():
+    # given p1 first, second_player_ap 4 (the default)
+    state, _ = placed()
+    state, _ = send(state, "p1", {"type": "mulligan", "cards": []})
+    state, _ = send(state, "p2", {"type": "mulligan", "cards": []})
+    # when p1 ends its first turn
+    _, records = send(state, "p1", {"type": "end_turn"})
+    # then p2's maximum rises from 4 to 5 and its AP is restored to it: 0 + 4 + 1
+    assert ApRestored(seat="p2", max_ap=5, ap=5) in events(records)
+
+
+def test_the_compensation_stops_at_the_ap_cap():
+    # given an AP cap of 2 and second_player_ap 4
+    state, _ = placed({**SETUP, "params": {"ap_cap": 2}})
+    state, _ = send(state, "p1", {"type": "mulligan", "cards": []})
+    # when the match begins
+    state, records = send(state, "p2", {"type": "mulligan", "cards": []})
+    # then p2's maximum rises to the cap: min(2, 0 + 4) = 2
+    assert MaxApChanged(seat="p2", max_ap=2, ap=2, by="second_player") in events(records)
+    assert state.game.p2.max_ap == 2
+
+
+def test_no_compensation_when_the_param_is_zero():
+    # given second_player_ap 0 (what every release before 1.1.0 played)
+    state, _ = placed({**SETUP, "params": {"second_player_ap": 0}})
+    state, _ = send(state, "p1", {"type": "mulligan", "cards": []})
+    # when the match begins
+    state, records = send(state, "p2", {"type": "mulligan", "cards": []})
+    # then nobody's maximum changes before the first turn
+    assert not [e for e in events(records) if isinstance(e, MaxApChanged)]
+    assert (state.game.p1.max_ap, state.game.p2.max_ap) == (1, 0)
 
 
 def test_the_rng_picks_the_first_player_when_the_setup_does_not():

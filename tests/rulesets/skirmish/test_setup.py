@@ -18,9 +18,10 @@ def duel(p1_team, **top):
 
 # -- Good setups ------------------------------------------------------------------------------
 
-def test_the_default_setup_is_a_duel_on_the_meadow():
+def test_the_default_setup_is_a_duel_on_the_glade():
+    # boards.toml: the glade is the board whose default_for is "duel"
     setup = RULESET.parse_setup(DEFAULT_SETUP)
-    assert (setup.mode, setup.board, setup.first_player, setup.bosses) == ("duel", "meadow", None, {})
+    assert (setup.mode, setup.board, setup.first_player, setup.bosses) == ("duel", "glade", None, {})
     assert setup.teams == {"p1": ("ember", "cinder", "flint", "sigil"), "p2": ("wisp", "sable", "thorn", "brick")}
     assert setup.params == Params()
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from msgspec.structs import replace
 
 from domain.engine.events import Event
@@ -35,17 +36,20 @@ END = {"type": "end_turn"}
 
 def entering(state: Skirmish, seed: bytes = b"x") -> tuple[list[Event], Skirmish]:
     """The match begins on `state` (before turn 1): every fielded unit enters, first player's
-    first, in team order, and the first turn starts."""
-    b = RESOLVING(replace(state, turn=0, active=None), Rng(seed))
+    first, in team order, and the first turn starts. The second player's compensation is off
+    (`second_player_ap` 0, test_preparation.py covers it), so a talent's AP shows alone."""
+    b = RESOLVING(replace(state, turn=0, active=None, params=replace(state.params, second_player_ap=0)), Rng(seed))
     begin_match(b)
     return b.events, b.state
 
 
 def prepared(p1: list[str], p2: list[str], first: str = "p1") -> tuple[list[Event], Skirmish]:
     """A real duel through selection, placement and the starting hand (all kept): the events of
-    the last command (both mulligans locked: the match begins)."""
-    state = after(None, RULESET.start(parse_setup({"first_player": first, "p1": {"team": p1},
-                                                   "p2": {"team": p2}}), Rng(b"setup")))
+    the last command (both mulligans locked: the match begins). On the meadow (p2 deploys on rows
+    6-7), with no second-player compensation, as `entering`."""
+    setup = {"board": "meadow", "first_player": first, "p1": {"team": p1}, "p2": {"team": p2},
+             "params": {"second_player_ap": 0}}
+    state = after(None, RULESET.start(parse_setup(setup), Rng(b"setup")))
     commands: list[tuple[str, dict[str, Any]]] = [("p1", {"type": "field", "characters": p1}),
                                                   ("p2", {"type": "field", "characters": p2})]
     commands += [("p1", {"type": "place", "character": c, "cell": [i, 0]}) for i, c in enumerate(p1)]
@@ -279,7 +283,7 @@ def test_serene_grace_heals_each_ally_on_the_board_by_the_damage_actually_remove
 
 # -- Second Chance: Epilogue, back at the start of its seat's next turn -----------------------------
 
-def test_second_chance_returns_at_the_start_of_its_seats_next_turn_with_no_damage():
+def test_second_chance_returns_at_the_start_of_its_seats_next_turn_with_half_its_armor_as_damage():
     given = skirmish(unit("p1.flint", (3, 3)), unit("p2.sable", (3, 4), damage=55, effects=["prowess"]))
     then, state = play(given, "p1", {"type": "attack", "character": "flint", "target": "p2.sable"})
     assert then == [Attacked(seat="p1", character="flint", target="p2.sable"),
@@ -295,10 +299,10 @@ def test_second_chance_returns_at_the_start_of_its_seats_next_turn_with_no_damag
     assert then == [TurnEnded(seat="p1"),
                     TurnStarted(turn=2, seat="p2"),
                     ApRestored(seat="p2", max_ap=1, ap=1),
-                    UnitReturned(unit="p2.sable", cell=[3, 4]),
+                    UnitReturned(unit="p2.sable", cell=[3, 4], damage=30),     # 60 armor x 50% (second_chance_damage)
                     CardsDrawn(seat="p2", count=1, cards=("caster_skill",))]
     sable = state.units["p2.sable"]
-    assert (sable.cell, sable.damage, sable.chips, sable.on_board, sable.returning) == ((3, 4), 0, (), True, False)
+    assert (sable.cell, sable.damage, sable.chips, sable.on_board, sable.returning) == ((3, 4), 30, (), True, False)
     assert {"type": "move", "character": "sable", "to": (3, 5)} in legal(state, "p2")
 
 
@@ -314,7 +318,7 @@ def test_second_chance_waits_for_its_own_seats_next_turn():
     assert of_type(then, UnitReturned) == []
     then, state = play(state, "p1", END)                    # p2's next turn: back
     assert then[:4] == [TurnEnded(seat="p1"), TurnStarted(turn=4, seat="p2"), ApRestored(seat="p2", max_ap=1, ap=1),
-                        UnitReturned(unit="p2.sable", cell=[3, 4])]
+                        UnitReturned(unit="p2.sable", cell=[3, 4], damage=30)]      # 60 x 50 // 100
 
 
 def test_second_chance_returns_to_the_nearest_free_tile_when_its_own_is_taken():
@@ -325,7 +329,7 @@ def test_second_chance_returns_to_the_nearest_free_tile_when_its_own_is_taken():
     _, state = play(state, "p1", {"type": "move", "character": "thorn", "to": [3, 3]})    # and the tile above it
     then, state = play(state, "p1", END)
     # free at distance 1 from (3, 4): (2, 4), (4, 4), (3, 5); reading order (row, then column) -> (2, 4)
-    assert UnitReturned(unit="p2.sable", cell=[2, 4]) in then
+    assert UnitReturned(unit="p2.sable", cell=[2, 4], damage=30) in then
     assert state.units["p2.sable"].cell == (2, 4)
 
 
@@ -342,12 +346,32 @@ def test_the_second_faint_is_final():
 def test_second_chance_through_a_return_and_a_second_faint():
     given = skirmish(unit("p1.flint", (3, 3)), unit("p2.sable", (3, 4), damage=55))
     _, state = play(given, "p1", {"type": "attack", "character": "flint", "target": "p2.sable"})
-    _, state = play(state, "p1", END)                       # sable is back, 0 damage
+    _, state = play(state, "p1", END)                       # sable is back, 30 damage
     state = state.with_unit(replace(state.units["p2.sable"], damage=55))
     _, state = play(state, "p2", END)
     then, state = play(state, "p1", {"type": "attack", "character": "flint", "target": "p2.sable"})
     assert of_type(then, TalentTriggered) == [] and of_type(then, ReturnPending) == []
     assert then[-1] == PlayerDefeated(seat="p2", reason="lost every character")
+
+
+@pytest.mark.parametrize(("percent", "damage"), [(0, 0), (50, 30), (100, 60)])
+def test_second_chance_damage_is_a_share_of_the_armor_rounded_down(percent, damage):
+    # given sable (ranger, armor 60) away with Second Chance, and second_chance_damage `percent`
+    given = skirmish(unit("p1.flint", (3, 3)), unit("p2.sable", (3, 4), damage=55),
+                     params=Params(second_chance_damage=percent))
+    _, state = play(given, "p1", {"type": "attack", "character": "flint", "target": "p2.sable"})
+    # when p2's turn starts
+    then, state = play(state, "p1", END)
+    # then sable is back with 60 x percent // 100 damage: 0 (every release before 1.1.0), 30, 60
+    assert UnitReturned(unit="p2.sable", cell=[3, 4], damage=damage) in then
+    assert (state.units["p2.sable"].damage, state.units["p2.sable"].on_board) == (damage, True)
+
+
+def test_a_unit_returned_before_1_1_0_reads_as_returned_whole():
+    # given a UnitReturned stored at version 1, which had no damage
+    data = UnitReturned.upcast_v1_v2({"unit": "p2.sable", "cell": [3, 4]})
+    # then it reads with no damage, as 1.0.0 played it
+    assert UnitReturned(**data) == UnitReturned(unit="p2.sable", cell=[3, 4], damage=0)
 
 
 # -- Gathering Storm: Interlude, the Storm counter +1 at the start of each of its turns ---------------

@@ -54,3 +54,24 @@ def walkable(tiles: list[list[str]], u: Unit, blocker: str) -> list[Pos]:
 def ring(at: Pos, dist: int, width: int, height: int) -> list[Pos]:
     cells = {(at[0] + dc, at[1] + sign * (dist - abs(dc))) for dc in range(-dist, dist + 1) for sign in (1, -1)}
     return sorted(c for c in cells if 0 <= c[0] < width and 0 <= c[1] < height)
+
+
+_THREATS: dict[str, Any] = {"view": None}
+
+
+def threatened(view: Mapping[str, Any], seat: str) -> dict[Pos, list[Unit]]:
+    """For each tile, the opponents of `seat` able to strike it next turn: each walks its speed
+    (not through `seat`'s units), then strikes exactly its reach. A Restrained one cannot (the
+    view does not say who gave it, so a Channel's own Restraint, which ends as its user's turn
+    starts, counts too). Read once per view: a bot scores every command from the same view."""
+    if _THREATS["view"] is view and _THREATS["seat"] == seat:
+        return dict(_THREATS["found"])
+    tiles = view["tiles"]
+    found: dict[Pos, list[Unit]] = {}
+    for u in view["units"].values():
+        if u["seat"] == seat or not present(u) or "restrained" in u["effects"]:
+            continue
+        for spot in {s for x in walkable(tiles, u, seat) for s in ring(x, reach(u), len(tiles[0]), len(tiles))}:
+            found.setdefault(spot, []).append(u)
+    _THREATS.update(view=view, seat=seat, found=found)
+    return found
