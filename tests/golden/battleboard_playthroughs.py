@@ -18,7 +18,9 @@ from .golden import CREATED_AT, Battles
 Played = tuple[BattleState, list[Recorded]]
 PLAYERS = {"h1": "ann", "h2": "bob", "h3": "cy", "gm": "gwen"}
 BOSS_SETUP: dict[str, Any] = {"heroes": ["aria", "bram", "cass"], "encounter": "drake_lair"}
-# Aria (h1) and Bram (h2) against two goblin cutthroats and an archer.
+# Aria (h1) and Bram (h2) against two goblin cutthroats and an archer on the training ground.
+SCRIPTED_SETUP: dict[str, Any] = {"heroes": ["aria", "bram"], "map": "training_ground",
+                                  "foes": ["goblin_cutthroat", "goblin_cutthroat", "goblin_archer"]}
 SCRIPTED_SCRIPT: list[tuple[str, dict[str, Any]]] = [
     # The foes win the initiative and go second: they arrange first, in secret; then the heroes.
     ("gm", {"type": "choose", "go": "second"}),
@@ -63,8 +65,8 @@ def players(setup: Mapping[str, Any]) -> dict[str, str]:
 
 
 def scripted_opening() -> Played:
-    state, records = open_battle(RULESET, battle_id="golden-battleboard-scripted", setup=DEFAULT_SETUP,
-                                 players=players(DEFAULT_SETUP), revealed=b"golden-battleboard-scripted".ljust(32, b"."),
+    state, records = open_battle(RULESET, battle_id="golden-battleboard-scripted", setup=SCRIPTED_SETUP,
+                                 players=players(SCRIPTED_SETUP), revealed=b"golden-battleboard-scripted".ljust(32, b"."),
                                  created_at=CREATED_AT)
     for seat, command in SCRIPTED_SCRIPT:
         state, batch = decide_batch(RULESET, state, seat, command)
@@ -86,9 +88,7 @@ def greedy_vs_memory() -> Played:
 
 
 def boss_fight() -> Played:
-    """Three hero seats against the Cinder Drake and its goblins, greedy bots all. (Memory-bot
-    heroes, who mend under fire, hold the drake to a draw once it perches on its lone ledge:
-    no effect reaches up to a raised cell from below.)"""
+    """Three hero seats against the Cinder Drake and its goblins, greedy bots all."""
     return bots_battle("boss", "greedy", "greedy", BOSS_SETUP)
 
 

@@ -34,7 +34,7 @@ def unplaced(s: Battleboard, seat: str) -> list[Combatant]:
 def free_cells(s: Battleboard, side: str) -> list[tuple[int, int]]:
     """Where the arranging side may still place: its section, off barriers and challenging
     terrain, not on a cell its side has taken."""
-    taken = set(s.placed.values())
+    taken = {cell for key, cell in s.placed.items() if s.units[key].side == side}
     return [(c, r) for r in range(s.params.height) for c in range(s.params.width)
             if in_section(s, side, (c, r)) and placeable(s, (c, r)) and (c, r) not in taken]
 

@@ -150,11 +150,13 @@ def test_legal_commands_offer_exactly_the_allowed_actions():
     assert acts == ["raise_shield", "recover", "reposition"]
 
 
-def test_recover_untaps_two_tokens():
+def test_recover_untaps_one_token():
+    # given 0 untapped and 3 tapped tokens; when it Recovers (untap 1, content 1.2.0)
     state = battle(unit("h1", (2, 2), untapped=0, tapped=3, actions=("recover",)), unit("f1", (2, 5)))
     then, state = play(state, "h1", Act(unit="h1", action="recover"))
-    assert then[1:] == [Untapped(unit="h1", count=2)]
-    assert (state.units["h1"].untapped, state.units["h1"].tapped) == (2, 1)
+    # then one token untaps: 0 + 1 untapped, 3 - 1 tapped
+    assert then[1:] == [Untapped(unit="h1", count=1)]
+    assert (state.units["h1"].untapped, state.units["h1"].tapped) == (1, 2)
 
 
 def test_aid_untaps_one_of_an_allys_tokens():

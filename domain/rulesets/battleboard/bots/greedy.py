@@ -1,34 +1,34 @@
-"""Battleboard's `greedy` scorer, for either side: each legal command from the seat's view:
-attacks by their expected Attack Value against the target's Defense, guard and aid by the
-tokens they save, moves toward the nearest enemy, and it ends the turn once nothing scores."""
+"""Battleboard's `greedy` scorer, for either side: each legal command from the seat's view.
+
+- An attack scores by the tokens it is expected to take (`plan.Board.harm`: the odds of a tap
+  and a break against the target's Evasion and Defense, the dice terrain costs, its effects,
+  a finishing blow), from the origins its movement path opens.
+- A step scores by the best attack the combatant can still make after it (walking on with
+  the points left: terrain, elevation and zones of control priced), when that beats attacking
+  from where it stands; a charge along a Path scores by the enemies it passes; a move action
+  or a focus point turned into movement scores by the attack it brings within reach.
+- Once it has no attack to make, a step scores by the cell of its section it leads to, to end
+  the turn on (`ground.settle`).
+- Guard and aid score by the tokens they save, taking a row always pays, and it ends the turn
+  once nothing scores above 0."""
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from ..attack import parse_dice
-from ..content import content
+from ..content import Action, content
+from .ground import settle
+from .plan import HAZARD_COST, PER_TOKEN, Board, Pos, Unit, board_of, cell, cost
 
-
-def _units(view: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    return {u["id"]: u for u in view["combatants"]}
-
-
-def _hit_chance(evasion: int) -> float:
-    return max(2, 12 - max(evasion, 0)) / 12
-
-
-def expected_av(action_id: str, target: Mapping[str, Any]) -> float:
-    action = content().actions[action_id]
-    if action.dice is None:
-        return 0.0
-    n, m, k = parse_dice(action.dice)
-    hits = n * _hit_chance(target["evasion"])
-    return hits * m + k if hits else 0.0
+ADVANCE = 5.0           # taking a row costs nothing and widens the section
+FOCUS_WORTH = 0.6       # a focus point turned into movement
+SLOT_WORTH = 0.8        # the guard or tactics action a move action takes the place of
+BETTER = 0.05           # the least gain a step toward a better attack is made for
+DOUBLE_DOWN = 1.0       # per energy point a double down spends
+FOLLOW_UP = 2.0         # a charge first, then a doubled-down attack from where it ends
 
 
 def score(view: Mapping[str, Any], cmd: Mapping[str, Any]) -> float:
-    units = _units(view)
     kind = cmd["type"]
     if kind == "choose":
         return 1.0 if cmd["go"] == "first" else 0.0
@@ -37,59 +37,131 @@ def score(view: Mapping[str, Any], cmd: Mapping[str, Any]) -> float:
     if kind == "end_turn":
         return 0.0
     if kind == "advance":
-        return 0.5
+        return ADVANCE
+    b = board_of(view)
+    me = b.units[cmd["unit"]]
     if kind == "place":
-        me = units[cmd["unit"]]
-        front = max(view["sections"][me["side"]]) if me["side"] == "heroes" else min(view["sections"][me["side"]])
-        return -abs(cmd["cell"][1] - front) + 0.01 * cmd["cell"][0]
-    me = units[cmd["unit"]]
+        return _place_score(view, me, cmd["cell"])
     if kind == "convert":
-        return -1.0
+        return _boost_score(b, me, view["params"]["focus_movement"]) - FOCUS_WORTH
     if kind == "move":
-        return _move_score(view, me, cmd["to"])
-    return _act_score(view, units, me, cmd)
+        return _move_score(b, me, (cmd["to"][0], cmd["to"][1]))
+    return _act_score(b, me, cmd)
 
 
-def _move_score(view: Mapping[str, Any], me: Mapping[str, Any], to: list[int]) -> float:
-    if me["taken"] and len(me["taken"]) >= me["slots"] + (1 if me["doubled"] else 0):
-        return -1.0
-    foes = [u for u in view["combatants"] if u["side"] != me["side"] and not u["defeated"] and u["cell"]]
-    if not foes:
-        return -1.0
-    here = min(abs(me["cell"][0] - f["cell"][0]) + abs(me["cell"][1] - f["cell"][1]) for f in foes)
-    there = min(abs(to[0] - f["cell"][0]) + abs(to[1] - f["cell"][1]) for f in foes)
-    return 0.3 * (here - there) - 0.05 if there >= 1 else -1.0
+def _place_score(view: Mapping[str, Any], me: Unit, at: list[int]) -> float:
+    rows = view["sections"][me["side"]]
+    front = rows[1] if me["side"] == "heroes" else rows[0]
+    return -abs(at[1] - front) + 0.01 * at[0]
 
 
-def _act_score(view: Mapping[str, Any], units: dict[str, dict[str, Any]], me: Mapping[str, Any],
-               cmd: Mapping[str, Any]) -> float:
+def _path(me: Unit) -> tuple[Pos, ...]:
+    return tuple((p[0], p[1]) for p in me["path"]) or (cell(me),)
+
+
+def _move_score(b: Board, me: Unit, to: Pos) -> float:
+    here = cell(me)
+    jump = abs(here[0] - to[0]) + abs(here[1] - to[1]) > 1
+    price = 1 if jump else b.step_cost(me, here, to)
+    left = me["mp"] - (price if price is not None else 1)
+    hazard = HAZARD_COST if b.lay.terrain[to] == "hazardous" else 0.0
+    if b.attacks(me) and b.enemies(me):
+        now = b.best_now(me, _path(me), here, me["mp"])
+        after = b.best_reach(me, (*_path(me), to), to, max(0, left))
+        if after > now + BETTER:
+            return after + 0.01 - hazard
+    return settle(b, me, to, max(0, left)) - hazard
+
+
+def _boost_score(b: Board, me: Unit, extra: int) -> float:
+    """More movement points: worth the better attack they bring within reach."""
+    if not b.attacks(me) or not b.enemies(me) or extra <= 0:
+        return 0.0
+    here, path = cell(me), _path(me)
+    base = b.best_reach(me, path, here, me["mp"])
+    more = b.best_reach(me, path, here, me["mp"] + extra)
+    return more - SLOT_WORTH if more > base + BETTER else 0.0
+
+
+def _extra_movement(action: Action) -> int:
+    return sum(step.amount for step in action.steps if step.do in ("movement", "teleport"))
+
+
+def _act_score(b: Board, me: Unit, cmd: Mapping[str, Any]) -> float:
+    """An action's worth, less what it spends: its energy and focus, and the energy a double
+    down costs (energy comes back only through actions)."""
     action = content().actions[cmd["action"]]
-    cost = 0.4 * action.energy + 0.2 * action.focus + 0.1 * cmd.get("reroll", 0)
-    if action.dice is not None:
-        targets = cmd.get("targets") or []
-        hit = [units[t] for t in targets]
-        if not hit:
-            hit = [u for u in view["combatants"] if u["side"] != me["side"] and not u["defeated"] and u["cell"]
-                   and _in_area(view, cmd, u["cell"])]
-        gain = sum(max(0.0, expected_av(action.id, t) - t["defense"] * 0.5) + 1 for t in hit)
-        return 1.0 + gain + 0.3 * len(action.effects) + 0.2 * cmd.get("reroll", 0) - cost
+    return _act_worth(b, me, action, cmd) - _double_cost(b, me, action)
+
+
+def _double_cost(b: Board, me: Unit, action: Action) -> float:
+    actions = content().actions
+    if action.kind not in {actions[a].kind for a in me["taken"]} or me["tokens"].get("invigorated"):
+        return 0.0
+    return DOUBLE_DOWN * b.params["double_down_energy"]
+
+
+def _act_worth(b: Board, me: Unit, action: Action, cmd: Mapping[str, Any]) -> float:
+    reroll = cmd.get("reroll", 0)
+    if action.dice is not None and action.target == "enemy":
+        harm = _command_harm(b, me, action, cmd)
+        if harm <= 0:
+            return 0.1 - cost(action)
+        return 1.0 + PER_TOKEN * harm + 0.1 * reroll - cost(action, reroll) + _follow_up(b, me, action)
+    if action.kind == "move":
+        return max(0.1, _boost_score(b, me, _extra_movement(action))) - cost(action)
     value = 0.2
     for step in action.steps:
         if step.do in ("untap", "restore"):
-            target = units[(cmd.get("targets") or [me["id"]])[0]]
+            target = b.units[(cmd.get("targets") or [me["id"]])[0]]
             value += min(step.amount, target["tapped"] if step.do == "untap" else
                          target["resilience"] - target["untapped"] - target["tapped"])
         elif step.do == "stance":
             value += 0.6
         elif step.do in ("give", "cleanse"):
             value += 0.5
-    return value - cost
+    return value - cost(action)
 
 
-def _in_area(view: Mapping[str, Any], cmd: Mapping[str, Any], cell: list[int]) -> bool:
+def _follow_up(b: Board, me: Unit, action: Action) -> float:
+    """A charge taken first leaves the charger next to the enemies it passed, where it may still
+    double down on another attack: worth `FOLLOW_UP` while it has the energy for both."""
+    if action.pattern != "path" or me["taken"]:
+        return 0.0
+    return FOLLOW_UP if me["energy"] >= action.energy + b.params["double_down_energy"] else 0.0
+
+
+def _command_harm(b: Board, me: Unit, action: Action, cmd: Mapping[str, Any]) -> float:
+    """The tokens this exact command is expected to take, summed over its targets."""
+    here = cell(me)
+    if action.pattern == "path":
+        end = (cmd["at"][0], cmd["at"][1])
+        hit = [e for e in b.enemies(me) if _between(here, end, cell(e))]
+        return sum(b.harm(me, action, e, b.lost_dice(me, end) + b.lost_dice(e, cell(e))) for e in hit)
+    targets = cmd.get("targets") or []
+    if targets:
+        liquid = "flight" in me["movement"] or "swimming" in me["movement"]
+        table = b.lay.best_origins(_path(me), liquid, action.range)
+        total = 0.0
+        for key in targets:
+            e = b.units[key]
+            origin = table.get(cell(e), here)
+            total += b.harm(me, action, e, b.lost_dice(me, origin) + b.lost_dice(e, cell(e)))
+        return total
+    return sum(b.harm(me, action, e, b.lost_dice(e, cell(e))) for e in b.enemies(me) if _in_area(cmd, cell(e)))
+
+
+def _between(a: Pos, b: Pos, p: Pos) -> bool:
+    """Whether `p` lies strictly between `a` and `b` on a straight line."""
+    if a[0] == b[0] == p[0]:
+        return min(a[1], b[1]) < p[1] < max(a[1], b[1])
+    return a[1] == b[1] == p[1] and min(a[0], b[0]) < p[0] < max(a[0], b[0])
+
+
+def _in_area(cmd: Mapping[str, Any], p: Pos) -> bool:
     if cmd.get("row") is not None:
-        return cell[1] == cmd["row"]
+        return p[1] == cmd["row"]
     if cmd.get("col") is not None:
-        return abs(cell[0] - cmd["col"]) <= 1
+        return abs(p[0] - cmd["col"]) <= 1
     at = cmd.get("at")
-    return at is not None and abs(cell[0] - at[0]) <= 1 and abs(cell[1] - at[1]) <= 1
+    return at is not None and abs(p[0] - at[0]) <= 1 and abs(p[1] - at[1]) <= 1

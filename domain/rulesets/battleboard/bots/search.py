@@ -1,21 +1,25 @@
 """Battleboard's `search`: ISMCTS (`domain.ai.search`) over the seat's knowledge
-(`knowledge.py`), for either side. A playout plays on with a cheap version of the greedy
-bot's rating, read from the state, and is scored by the defense tokens each side has left."""
+(`knowledge.py`), for either side. At the root it weighs the `SHORTLIST` commands the greedy
+bot rates best from the seat's view (which walk the board: `greedy.py`); a playout plays on
+with a cheap rating read from the state, and is scored by the defense tokens each side has left."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.ai.search import Rated, Tuning
+from domain.ai.search import Rated, Shortlist, Tuning
 
 from ..attack import parse_dice
 from ..commands import Act, Advance, Choose, Convert, Defend, Move
 from ..content import content
 from ..state import HEROES, Battleboard, Combatant, Pos
+from .greedy import score
 
 DEPTH = 10                  # commands a playout plays: about one combatant's turn
 STEEPNESS = 5.0             # how sharply the lead in tokens turns into chances
 WANDER = (1, 5)             # the chance the playout plays any command instead of the best
+SHORTLIST = 5               # root commands weighed: the greedy bot's best
 
 
 def evaluate(state: Battleboard, side: str) -> float:
@@ -106,5 +110,11 @@ def _in_area(cmd: Act, cell: Pos) -> bool:
     return cmd.at is not None and abs(cell[0] - cmd.at[0]) <= 1 and abs(cell[1] - cmd.at[1]) <= 1
 
 
+def rate(view: Mapping[str, Any], wires: Sequence[Mapping[str, Any]]) -> list[float]:
+    """The greedy bot's score of each legal command, from the seat's view."""
+    return [score(view, wire) for wire in wires]
+
+
 # the slowest moves measured (a turn's first steps, every move listed): ~170 a second
-TUNING = Tuning(depth=DEPTH, evaluate=evaluate, playout=Rated(worth, WANDER), iterations_per_second=150)
+TUNING = Tuning(depth=DEPTH, evaluate=evaluate, playout=Rated(worth, WANDER), iterations_per_second=150,
+                shortlist=Shortlist(rate, SHORTLIST))
