@@ -18,7 +18,7 @@ from replays.verify import verify
 
 HERE = Path(__file__).parent
 HASHES = {"1.0.0": "4e42f7059f26156685327047d0170fbc", "1.1.0": "8325d49c8ac007d034f8e277fe751d43",
-          "1.2.0": "71ac78c573fdb1fd9202a0be1fbe940c"}
+          "1.2.0": "71ac78c573fdb1fd9202a0be1fbe940c", "1.3.0": "2e037cc574765f622358096ee9aefe1a"}
 NAMES = ["ring_greedy_vs_memory", "ring_ko_swap_and_strike", "ring_set_battle_1", "ring_set_battle_2",
          "ring_set_battle_3"]
 

@@ -116,9 +116,9 @@ def test_the_bot_battle_runs_from_the_battlefield_choice_to_a_fallen_leader():
     assert len(anchored) == 1 and events[anchored[0]].cancelled
     assert events[anchored[0] - 1] == ev.UnitKnockedOut(unit="p2.shellback")
     assert events[anchored[0] + 1] == ev.SeverityChanged(id="d3", severity=1, delta=-4)
-    assert Counter(e.unit.split(".")[0] for e in events if isinstance(e, ev.LpLost)) == {"p1": 2, "p2": 5}
+    assert Counter(e.unit.split(".")[0] for e in events if isinstance(e, ev.LpLost)) == {"p1": 5, "p2": 3}
     assert (state.outcome.winner, state.outcome.reason, state.game.turn, len(records)) == (
-        "p1", "p2's leader is down", 43, 1085)
+        "p2", "p1's leader is down", 38, 1049)
 
 
 def units_as_built(records, seat):

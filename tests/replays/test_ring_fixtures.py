@@ -20,7 +20,7 @@ from tests.cli.helpers import run_json
 FIXTURES = Path(__file__).parent / "fixtures"
 BATTLES = ("random", "greedy", "memory", "set_battle_1", "set_battle_2", "set_battle_3")
 HASHES = {"1.0.0": "4e42f7059f26156685327047d0170fbc", "1.1.0": "8325d49c8ac007d034f8e277fe751d43",
-          "1.2.0": "71ac78c573fdb1fd9202a0be1fbe940c"}
+          "1.2.0": "71ac78c573fdb1fd9202a0be1fbe940c", "1.3.0": "2e037cc574765f622358096ee9aefe1a"}
 EVERY = [(version, name) for version in HASHES for name in BATTLES]
 
 

@@ -25,7 +25,7 @@ from .view import memory_known, view
 
 
 RULESET: Ruleset[Ring, RingSetup, RingCommand] = register(Ruleset(
-    id="ring", version="1.3.0", content=CONTENT, state_type=Ring, codec=CODEC,
+    id="ring", version="1.4.0", content=CONTENT, state_type=Ring, codec=CODEC,
     default_setup=DEFAULT_SETUP,
     setup_schema={
         "seats": {"deck": f"a preset ({', '.join(CONTENT.decks)}) or {{leader, units: [10 x {{unit, "

@@ -31,7 +31,7 @@ class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     # each side rolls 1..die, plus its leader's initiative
     initiative_die: Annotated[int, Bound(2, 100)] = 20
     bench_damage_bp: Annotated[int, Bound(0, 10_000)] = 5000   # off-Ring targets take half ("reduced impact")
-    max_turns: Annotated[int, Bound(2, 1000)] = 80             # then the time limit decides (README)
+    max_turns: Annotated[int, Bound(2, 1000)] = 120            # then the time limit decides (README)
     # How the time limit picks a winner: the smaller share of its leader's HP lost
     # ("share_lost"), or more leader HP left ("hp_left", ring 1.0.0).
     time_tiebreak: Literal["share_lost", "hp_left"] = "share_lost"

@@ -140,6 +140,30 @@ def test_the_free_swap_after_a_ko_sends_in_the_best_matchup_for_the_enemy_ring_u
     assert picked(ValuePolicy(), given) == {"type": "swap", "unit": "grizzlor"}
 
 
+
+def test_a_ring_unit_that_cannot_hurt_the_enemy_is_swapped_for_a_healthy_hitter():
+    # Seed 000, Swapping Units. Given p1's Shellback in the Ring, whose best attack on p2's
+    # Shellback is Jab (SKL 40 : PRY 70, 67.5 / 17.5 / 15%; 1 / 2 / 3 HP at ATK 45 : DEF 68):
+    # .675 + .35 + .45 = 1.475 HP per AP, 14.75 over 10 AP. Grizzlor's Haymaker (SKL 45 : PRY 70,
+    # 53.88 / 31.12 / 15%; 10 / 16 / 22 HP at ATK 70 : DEF 68) is 5.388 + 4.9792 + 3.3 = 13.6672
+    # HP for 4 AP, 3.4168 per AP, 23.9176 over the 7 AP a 3-AP swap leaves.
+    # When p1 weighs the swap, then it is worth 23.9176 - 14.75 = 9.1676 (over SWAP_GAIN's 5)
+    # and beats every attack, whose worth is under its AP (1% of it is left).
+    hitter = unit("p1", "grizzlor", abilities=("haymaker",))
+    given = ring([unit("p1", "shellback", abilities=("jab",)), hitter], [unit("p2", "shellback")])
+    swap = {"type": "swap", "unit": "grizzlor"}
+    assert score(Reading(seen_by(given)), swap) == pytest.approx(9.1676)
+    assert picked(ValuePolicy(), given) == swap
+
+
+def test_a_hitter_at_half_its_hp_or_less_is_not_swapped_in_for_attack():
+    # Given the same Ring, but Grizzlor at 75 of its 150 HP: a swap for attack wants a healthy
+    # unit, so it keeps greedy's -8 and the Ring unit attacks (its best, Heavy Slap, at 1%).
+    hitter = unit("p1", "grizzlor", abilities=("haymaker",), hp=75)
+    given = ring([unit("p1", "shellback", abilities=("jab",)), hitter], [unit("p2", "shellback")])
+    assert score(Reading(seen_by(given)), {"type": "swap", "unit": "grizzlor"}) == -8.0
+    assert picked(ValuePolicy(), given)["type"] == "ability"
+
 # -- in-battle scores ----------------------------------------------------------------------
 
 def test_an_ability_that_does_some_good_beats_ending_the_turn():

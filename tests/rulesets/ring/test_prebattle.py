@@ -195,7 +195,7 @@ def test_dynamics_enter_in_order_battlefield_leaders_units_and_equipment_then_th
     assert of_type(then, DynamicAdded) == [
         added(1, "scorched_earth", "battlefield", None, None, 2),     # the battlefield's, for both
         added(2, "casters_bane", "battlefield", None, None, 3),
-        added(3, "keen_eye", "leader", "p1", None, 5),                # Ignis
+        added(3, "keen_eye", "leader", "p1", None, 3),                # Ignis
         added(4, "soul_anchor", "leader", "p2", None, 5),             # Ironhelm
         added(5, "mana_spring", "equipment", "p1", "p1.ember_wisp", 2),   # Mana Charm; no UD
         added(6, "brutality", "unit", "p1", "p1.fang_shrike", 5),

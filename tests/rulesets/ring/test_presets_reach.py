@@ -21,7 +21,7 @@ from domain.rulesets.ring.matchups import MECHANICS, mechanics_used
 REACHED = {
     "ember_rush": {"leader_damage"},                            # Searing Brand (the drake's third Pyre slot)
     "green_circle": set(),
-    "iron_wall": set(),
+    "iron_wall": {"leader_damage"},                             # Searing Brand (the tortoise's second Pyre slot)
     "null_court": {"leader_damage", "lp_loss", "pool_loss"},   # Hex Effigy, Soul Needle, Mind Drain, Lethe Water
     "storm_runners": {"equipment_disabled"},                    # Disarm (the iron boar's second Brawler slot)
 }

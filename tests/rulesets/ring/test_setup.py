@@ -269,7 +269,7 @@ def test_the_public_setup_has_no_items_and_the_sealed_part_has_them():
     assert public["p1"]["condition"] == {"grizzlor": {"lp": 2}}
     assert public["battlefield"] == "volcano_rim"
     assert sealed == {"p1": {"items": ["fire_bomb", "potion", "ether", "war_horn"]},
-                      "p2": {"items": ["potion", "potion", "hi_potion", "ward_charm", "smelling_salts"]}}
+                      "p2": {"items": ["potion", "potion", "hi_potion", "venom_vial", "smelling_salts"]}}
 
 
 def test_unsealing_gives_back_the_same_decks():

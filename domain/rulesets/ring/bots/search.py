@@ -38,7 +38,11 @@ from ..content import Ability, Step, content
 from ..formulas import BASIS, chances, damage
 from ..state import Fighter, Ring, opponent
 from .reading import Reading
-from .value import AP_WORTH, KO_BONUS, ValuePolicy, score
+from ..roster import loadout
+from ..targets import swap_cost
+from .matchup import OPEN
+from .matchup import Fighter as MatchupFighter
+from .value import AP_WORTH, KO_BONUS, SWAP_GAIN, ValuePolicy, score, swap_gain
 
 # evaluate: a side's standing in greedy's points (`value.py`: a unit's HP 1:1, a KO 40, an
 # item 6, the enemy leader 300 for the HP it has), and the points a logistic's slope spans
@@ -93,13 +97,25 @@ def worth(s: Ring, seat: str, cmd: Any) -> float:
 
 
 def swap_worth(s: Ring, seat: str, incoming: Fighter) -> float:
-    """Greedy's: a KO'd Ring unit must go, a weak one may go for a strong one."""
+    """Greedy's (`value.swap_value`): a KO'd Ring unit must go, a weak one may go for a strong
+    one, and a healthy one comes in when it would take more HP from the enemy in the Ring with
+    the AP left after the swap (a Mana Lock's cap is not read here)."""
     current = s.ring_unit(seat)
     if current is None or current.down:
         return 50.0 + incoming.hp / 10
     if current.hp * 4 < current.max_hp and incoming.hp * 2 > incoming.max_hp:
         return 12.0
-    return -8.0
+    foe = s.ring_unit(opponent(seat))
+    if foe is None or foe.down or incoming.hp * 2 <= incoming.max_hp:
+        return -8.0
+    gain = swap_gain(as_fighter(current), as_fighter(incoming), as_fighter(foe), s.side(seat).ap,
+                     swap_cost(s, seat), OPEN)
+    return gain if gain > SWAP_GAIN else -8.0
+
+
+def as_fighter(f: Fighter) -> MatchupFighter:
+    return MatchupFighter(f.unit, f.stat("atk"), f.stat("def"), f.stat("skl"), f.stat("pry"), f.max_mp, f.tags,
+                          loadout(f), f.equipment)
 
 
 def ability_worth(s: Ring, seat: str, ability: Ability, target: str | None) -> float:

@@ -21,13 +21,15 @@ from domain.engine.rng import Rng
 from ..content import Ability, Step, content
 from ..formulas import BASIS, chances, damage
 from .losses import equipment_off, leader_hit, lp_change, pool_loss
-from .matchup import magnitude
+from .matchup import Fighter as MatchupFighter
+from .matchup import fighter, magnitude, pressure
 from .reading import HELPFUL, Reading, View, unit
 
 KO_BONUS = 40.0
 NEAR_TIE = 0.03             # picks scoring within 3% of the best are drawn by the RNG
 AUGMENT_WORTH = 60.0        # an attribute doubled is worth more than a KO: it lasts the battle
 AP_WORTH = 1.5              # what an AP spent could do elsewhere
+SWAP_GAIN = 5.0            # the HP a swap for a stronger attacker must add over the rest of the turn
 LEFTOVER = 0.01             # the share of its value a weak ability keeps when nothing better is left
 
 
@@ -60,13 +62,13 @@ def near_best(scored: Sequence[float], legal: Sequence[Wire], rng: Rng) -> Wire:
 
 def score(read: Reading, cmd: Wire) -> float:
     """The value of an in-battle command."""
-    kind, view, seat, foe = cmd["type"], read.view, read.seat, read.foe
+    kind, view, foe = cmd["type"], read.view, read.foe
     if kind in ("choose_battlefield", "end_turn"):
         return 0.0
     if kind == "strike_leader":
         return leader_hit(view["seats"][foe]["leader"]["hp"], cmd["ap"])
     if kind == "swap":
-        return swap_value(view, seat, cmd["unit"])
+        return swap_value(read, cmd["unit"])
     if kind == "use_item":
         ability = content().item_abilities[cmd["item"]]
         return ability_value(read, ability, cmd.get("target")) - 6.0
@@ -86,7 +88,12 @@ def bane(view: View, ability: Ability) -> float:
                for d in view["dynamics"] if d["active"] and d["kind"] == "casters_bane")
 
 
-def swap_value(view: View, seat: str, unit_id: str) -> float:
+def swap_value(read: Reading, unit_id: str) -> float:
+    """A KO'd Ring unit must go; a worn-out one may go for a healthy one; and a healthy unit
+    that would take more HP from the enemy in the Ring with the AP left after the swap than
+    the Ring unit with all of it comes in (seed 000, Swapping Units: a swap opens another
+    unit's abilities), so a wall that cannot hurt its opponent does not hold the Ring all battle."""
+    view, seat = read.view, read.seat
     side = view["seats"][seat]
     incoming = side["units"][f"{seat}.{unit_id}"]
     current = unit(view, side["ring"])
@@ -94,7 +101,28 @@ def swap_value(view: View, seat: str, unit_id: str) -> float:
         return 50.0 + incoming["hp"] / 10
     if current["hp"] * 4 < current["max_hp"] and incoming["hp"] * 2 > incoming["max_hp"]:
         return 12.0
-    return -8.0
+    gain = attack_gain(read, current, incoming)
+    return gain if gain > SWAP_GAIN else -8.0
+
+
+def attack_gain(read: Reading, current: Mapping[str, Any], incoming: Mapping[str, Any]) -> float:
+    """The HP `incoming` would take from the enemy Ring unit over the AP left after the swap,
+    less what `current` would over all of it (`swap_gain`), from the seat's view."""
+    foe = unit(read.view, read.theirs["ring"])
+    if foe is None or foe["ko"] or incoming["hp"] * 2 <= incoming["max_hp"]:
+        return 0.0
+    leader = read.mine["leader"]
+    return swap_gain(fighter(current), fighter(incoming), fighter(foe), leader["ap"], leader["swap_cost"], read.cap)
+
+
+def swap_gain(current: MatchupFighter, incoming: MatchupFighter, foe: MatchupFighter, ap: int, swap_ap: int,
+              cap: int) -> float:
+    """What `incoming` would deal `foe` with `ap - swap_ap` AP, less what `current` would with
+    `ap`, each at its best attack's rate (`matchup.pressure`): the greedy and search bots' swap."""
+    book = content()
+    now = pressure(current, foe, cap, book).dealt * ap
+    then = pressure(incoming, foe, cap, book).dealt * (ap - swap_ap)
+    return then - now
 
 
 def base_stat(u: Mapping[str, Any], attr: str | None) -> int:
