@@ -58,9 +58,9 @@ def test_the_ruleset_listing_gives_no_enemy_hp(client):
     # then: every enemy is listed, none with its HP; rat hides it since 1.1.0, and 1.0.0 still replays
     enemies = rat["content"]["enemies"]
     assert len(enemies) == 14 and [k for k, e in enemies.items() if "hp" in e] == []
-    assert (rat["version"], rat["earlier_versions"]) == ("1.2.0", ["1.0.0", "1.1.0"])
+    assert (rat["version"], rat["earlier_versions"]) == ("1.3.0", ["1.0.0", "1.1.0", "1.2.0"])
     assert enemies["sewer_rat"] == {
-        "id": "sewer_rat", "name": "Sewer Rat", "atk": 20, "def": 8, "spd": 60, "priority": 0, "boss": False,
+        "id": "sewer_rat", "name": "Sewer Rat", "atk": 55, "def": 25, "spd": 60, "priority": 0, "boss": False,
         "intrinsic": [], "equipment": [], "ai_value": 100, "text": "Pip's less polite cousins.",
-        "moves": {"random": ["bite", "tail_whip"], "no_memory": ["bite", "tail_whip", "quick_jab"],
+        "moves": {"random": ["bite", "quick_jab"], "no_memory": ["bite", "tail_whip", "quick_jab"],
                   "memory": ["bite", "tail_whip", "quick_jab"]}}

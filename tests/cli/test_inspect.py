@@ -28,7 +28,7 @@ def parse_log(text: str) -> list[tuple[int, str, str | None, str]]:
 def test_rulesets_json_lists_deckduel_with_version_and_content_hash(tmp_path):
     rows = run_json("rulesets", "--json", cwd=tmp_path)["rulesets"]
     row = next(r for r in rows if r["id"] == "deckduel")
-    assert row["version"] == RS.version == "1.0.0"
+    assert row["version"] == RS.version == "1.1.0"
     assert row["content_hash"] == RS.content_hash and re.fullmatch(r"[0-9a-f]{32}", row["content_hash"])
     assert row["seats"] == ["p1", "p2"]
 
