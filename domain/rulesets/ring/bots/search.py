@@ -42,7 +42,7 @@ from ..roster import loadout
 from ..targets import swap_cost
 from .matchup import OPEN
 from .matchup import Fighter as MatchupFighter
-from .value import AP_WORTH, KO_BONUS, SWAP_GAIN, ValuePolicy, score, swap_gain
+from .value import AP_WORTH, KO_BONUS, ValuePolicy, score, swap_gain, swap_rule
 
 # evaluate: a side's standing in greedy's points (`value.py`: a unit's HP 1:1, a KO 40, an
 # item 6, the enemy leader 300 for the HP it has), and the points a logistic's slope spans
@@ -100,17 +100,15 @@ def swap_worth(s: Ring, seat: str, incoming: Fighter) -> float:
     """Greedy's (`value.swap_value`): a KO'd Ring unit must go, a weak one may go for a strong
     one, and a healthy one comes in when it would take more HP from the enemy in the Ring with
     the AP left after the swap (a Mana Lock's cap is not read here)."""
-    current = s.ring_unit(seat)
-    if current is None or current.down:
-        return 50.0 + incoming.hp / 10
-    if current.hp * 4 < current.max_hp and incoming.hp * 2 > incoming.max_hp:
-        return 12.0
-    foe = s.ring_unit(opponent(seat))
-    if foe is None or foe.down or incoming.hp * 2 <= incoming.max_hp:
-        return -8.0
-    gain = swap_gain(as_fighter(current), as_fighter(incoming), as_fighter(foe), s.side(seat).ap,
-                     swap_cost(s, seat), OPEN)
-    return gain if gain > SWAP_GAIN else -8.0
+    current, foe = s.ring_unit(seat), s.ring_unit(opponent(seat))
+
+    def gain() -> float:
+        if current is None or foe is None or foe.down or incoming.hp * 2 <= incoming.max_hp:
+            return 0.0
+        return swap_gain(as_fighter(current), as_fighter(incoming), as_fighter(foe), s.side(seat).ap,
+                         swap_cost(s, seat), OPEN)
+    ring = None if current is None or current.down else (current.hp, current.max_hp)
+    return swap_rule(ring, (incoming.hp, incoming.max_hp), gain)
 
 
 def as_fighter(f: Fighter) -> MatchupFighter:

@@ -11,7 +11,7 @@ RNG, so battles vary and still replay from the seed.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from domain.engine.scoring import Wire, best
@@ -98,11 +98,20 @@ def swap_value(read: Reading, unit_id: str) -> float:
     incoming = side["units"][f"{seat}.{unit_id}"]
     current = unit(view, side["ring"])
     if current is None or current["ko"]:
-        return 50.0 + incoming["hp"] / 10
-    if current["hp"] * 4 < current["max_hp"] and incoming["hp"] * 2 > incoming["max_hp"]:
+        return swap_rule(None, (incoming["hp"], incoming["max_hp"]), lambda: 0.0)
+    return swap_rule((current["hp"], current["max_hp"]), (incoming["hp"], incoming["max_hp"]),
+                     lambda: attack_gain(read, current, incoming))
+
+
+def swap_rule(current: tuple[int, int] | None, incoming: tuple[int, int], gain: Callable[[], float]) -> float:
+    """The greedy and search bots' swap, from (HP, max HP) of the Ring unit (None: it is down)
+    and of the incoming one, and `gain`, the HP a swap adds (`attack_gain`, `swap_gain`)."""
+    if current is None:
+        return 50.0 + incoming[0] / 10
+    if current[0] * 4 < current[1] and incoming[0] * 2 > incoming[1]:
         return 12.0
-    gain = attack_gain(read, current, incoming)
-    return gain if gain > SWAP_GAIN else -8.0
+    more = gain()
+    return more if more > SWAP_GAIN else -8.0
 
 
 def attack_gain(read: Reading, current: Mapping[str, Any], incoming: Mapping[str, Any]) -> float:
