@@ -18,7 +18,7 @@ from domain.rulesets.ring import RULESET
 from domain.rulesets.ring.bots.matchup import Fighter, Pressure, duel, pressure
 from domain.rulesets.ring.bots.memory import MemoryPolicy, Recall
 from domain.rulesets.ring.bots.reading import Reading
-from domain.rulesets.ring.bots.value import ValuePolicy, score
+from domain.rulesets.ring.bots.value import SWAP_GAIN, ValuePolicy, score, swap_rule
 from domain.rulesets.ring.commands import PickTeam
 from domain.rulesets.ring.content import CONTENT
 from domain.rulesets.ring.state import Params, Ring
@@ -238,3 +238,21 @@ def test_the_memory_bot_reads_an_enemy_units_threat_from_the_attacks_it_used():
     assert recall.foe_fighter(wisp).abilities == ("meteor",)
     assert round(Reading(seen_by(given)).value("grizzlor"), 4) == 0.7499
     assert round(recall.value("grizzlor"), 4) == 0.7587          # Meteor: less per AP than Fireball
+
+
+def no_gain() -> float:
+    raise AssertionError("the swap's gain is not worked out for this swap")
+
+
+@pytest.mark.parametrize(("current", "incoming", "gain", "expected"), [
+    (None, (70, 100), no_gain, 57.0),          # the Ring unit is down: 50 + 70 HP / 10
+    ((20, 100), (50, 100), no_gain, -8.0),     # incoming at half HP (50 * 2 <= 100): never, even for a weak unit
+    ((90, 100), (40, 100), no_gain, -8.0),     # incoming under half: its gain is not even asked
+    ((20, 100), (60, 100), no_gain, 12.0),     # Ring unit under a quarter (20 * 4 < 100), incoming over half
+    ((80, 100), (90, 100), lambda: SWAP_GAIN + 1, SWAP_GAIN + 1),   # a healthy unit goes for 1 HP over SWAP_GAIN
+    ((80, 100), (90, 100), lambda: SWAP_GAIN, -8.0),                # ... and stays at exactly SWAP_GAIN
+])
+def test_the_one_swap_rule_of_greedy_and_search(current: tuple[int, int] | None, incoming: tuple[int, int],
+                                                gain: Any, expected: float) -> None:
+    # given the Ring unit's and the incoming unit's (HP, max HP), when the swap is rated, then:
+    assert swap_rule(current, incoming, gain) == expected

@@ -103,7 +103,7 @@ def swap_worth(s: Ring, seat: str, incoming: Fighter) -> float:
     current, foe = s.ring_unit(seat), s.ring_unit(opponent(seat))
 
     def gain() -> float:
-        if current is None or foe is None or foe.down or incoming.hp * 2 <= incoming.max_hp:
+        if current is None or foe is None or foe.down:
             return 0.0
         return swap_gain(as_fighter(current), as_fighter(incoming), as_fighter(foe), s.side(seat).ap,
                          swap_cost(s, seat), OPEN)

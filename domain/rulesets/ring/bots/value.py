@@ -105,10 +105,13 @@ def swap_value(read: Reading, unit_id: str) -> float:
 
 def swap_rule(current: tuple[int, int] | None, incoming: tuple[int, int], gain: Callable[[], float]) -> float:
     """The greedy and search bots' swap, from (HP, max HP) of the Ring unit (None: it is down)
-    and of the incoming one, and `gain`, the HP a swap adds (`attack_gain`, `swap_gain`)."""
+    and of the incoming one, and `gain`, the HP a swap adds (`attack_gain`, `swap_gain`), asked
+    only of an incoming unit above half HP."""
     if current is None:
         return 50.0 + incoming[0] / 10
-    if current[0] * 4 < current[1] and incoming[0] * 2 > incoming[1]:
+    if incoming[0] * 2 <= incoming[1]:      # an incoming unit at half HP or less gains nothing
+        return -8.0
+    if current[0] * 4 < current[1]:
         return 12.0
     more = gain()
     return more if more > SWAP_GAIN else -8.0
@@ -118,7 +121,7 @@ def attack_gain(read: Reading, current: Mapping[str, Any], incoming: Mapping[str
     """The HP `incoming` would take from the enemy Ring unit over the AP left after the swap,
     less what `current` would over all of it (`swap_gain`), from the seat's view."""
     foe = unit(read.view, read.theirs["ring"])
-    if foe is None or foe["ko"] or incoming["hp"] * 2 <= incoming["max_hp"]:
+    if foe is None or foe["ko"]:
         return 0.0
     leader = read.mine["leader"]
     return swap_gain(fighter(current), fighter(incoming), fighter(foe), leader["ap"], leader["swap_cost"], read.cap)
