@@ -35,9 +35,9 @@ def test_enemy_hp_and_the_partys_plans_stay_hidden_in_the_golden_logs():
     _, records = against("memory")()
     for rec in records:
         if isinstance(rec.event, ev.RatStarted):
-            # A Clockwork Sentry (192 HP) and two Hex Crows (66 HP): the log keeps their HP,
+            # A Clockwork Sentry (499 HP) and two Hex Crows (172 HP): the log keeps their HP,
             # the party and spectators read none of it.
-            assert rec.event.enemy_hp == {"e1": 192, "e2": 66, "e3": 66}
+            assert rec.event.enemy_hp == {"e1": 499, "e2": 172, "e3": 172}
             for viewer in (SPECTATOR, Viewer(seat="p1")):
                 data = wire_event(rec, viewer, False)["data"]
                 assert data["enemy_hp"] is None and [e for e in data["enemies"] if {"hp", "max_hp"} & set(e)] == []

@@ -25,7 +25,7 @@ from .view import memory_known, view
 
 
 RULESET: Ruleset[Rat, RatSetup, Act] = register(Ruleset(
-    id="rat", version="1.3.0", content=CONTENT, state_type=Rat, codec=CODEC,
+    id="rat", version="1.4.0", content=CONTENT, state_type=Rat, codec=CODEC,
     default_setup=DEFAULT_SETUP,
     setup_schema={
         "party": f"1..4 x {{member: {' | '.join(CONTENT.members)}, evs?: {{hp, atk, def, spd}}, equipment?: [ids], "

@@ -87,6 +87,7 @@ class Enemy(Being, frozen=True, kw_only=True, forbid_unknown_fields=True):
     moves: dict[str, tuple[str, ...]]   # AI level -> its moveset at that level
     equipment: tuple[str, ...] = ()
     ai_value: int = 100                 # how much the planning AIs value helping it (bosses more)
+    immune: tuple[str, ...] = ()        # ailments it never gains (README, "Bosses")
     text: str = ""
 
 

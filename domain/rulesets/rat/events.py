@@ -31,7 +31,7 @@ class RatStarted(Event, frozen=True, kw_only=True):
     """The battle's params and rules, and the formation's enemies: everyone sees what content
     says of them (a bestiary: stats, moves, equipment), but an enemy's HP is its side's."""
     TOPIC = "rat.RatStarted"
-    class_version = 4
+    class_version = 5
     params: Written
     rules: Written
     formation: str
@@ -58,6 +58,11 @@ class RatStarted(Event, frozen=True, kw_only=True):
         """Rat 1.2.0 and before had no `level_cap` param nor `ai_version` rule: they played by
         their `Older` values (levels reach +-infinity; the first planning AIs)."""
         return {**data, "params": with_older(Params, data["params"]), "rules": with_older(Rules, data["rules"])}
+
+    @staticmethod
+    def upcast_v4_v5(data: dict[str, Any]) -> dict[str, Any]:
+        """Rat 1.3.0 and before had no `ai_margin_pct` param: their planning AIs took the best."""
+        return {**data, "params": with_older(Params, data["params"])}
 
 
 class PartyJoined(Event, frozen=True, kw_only=True):

@@ -6,9 +6,10 @@ from domain.engine.events import Event
 from domain.engine.hooks import EffectTriggered
 
 from . import events as ev
+from .content import content
 from .hooks import Affliction, KoCheck
 from .resolver import RatResolver
-from .state import ENEMIES, PARTY, Rat
+from .state import ENEMIES, PARTY, Entity, Rat
 from .stats import POS_INF, fraction_pct
 
 
@@ -91,11 +92,12 @@ def heal(r: RatResolver, target: str, amount: int, cause: str, by: str | None) -
 
 
 def afflict(r: RatResolver, target: str, kind: str, by: str | None) -> None:
-    """Add an ailment, unless the target already has it, is down, or an interaction turns it
-    into a cure (BURNED and CHILLED cure each other; CHILLED twice freezes)."""
+    """Add an ailment, unless the target already has it, is down, is immune to it (an enemy's
+    content `immune`, STEADY_BOOTS), or an interaction turns it into a cure (BURNED and CHILLED
+    cure each other; CHILLED twice freezes)."""
     s = r.state
     entity = s.entities[target]
-    if not entity.standing or s.result is not None:
+    if not entity.standing or s.result is not None or immune(entity, kind):
         return
     query = r.query(Affliction(entity=target, kind=kind))
     result = query.result
@@ -109,6 +111,12 @@ def afflict(r: RatResolver, target: str, kind: str, by: str | None) -> None:
     elif result == "cure":
         for cured in dict.fromkeys(query.cures):
             r.emit(ev.StatusRemoved(target=target, kind=cured, reason=f"cured_by_{kind}"))
+
+
+def immune(entity: Entity, ailment: str) -> bool:
+    """Whether its content makes `entity`, an enemy, immune to `ailment`."""
+    enemy = content().enemies.get(entity.kind) if entity.side == ENEMIES else None
+    return enemy is not None and ailment in enemy.immune
 
 
 def triggered(r: RatResolver, kind: str, owner: str, on: str) -> None:

@@ -39,6 +39,10 @@ class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     # The furthest a stat level may step, either way: 3 stops at +3 and -3; 4 (INF) lets a fourth
     # step reach +infinity or -infinity (seed 003, Stats). Every release before 1.3.0 played by 4.
     level_cap: Annotated[int, Bound(3, INF), Older(INF)] = 3
+    # The planning AIs (no_memory, memory) draw, from the battle's RNG, among the options worth at
+    # least (100 - ai_margin_pct) % of their best, so a player cannot read a move in advance; 0
+    # always takes the best, as every release before 1.4.0 did.
+    ai_margin_pct: Annotated[int, Bound(0, 100), Older(0)] = 25
 
 
 class Rules(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):

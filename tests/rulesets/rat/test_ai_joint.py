@@ -15,6 +15,7 @@ from domain.engine.rng import Rng
 from domain.engine.events import Viewer
 from domain.rulesets.rat.ai import choose_for_enemies
 from domain.rulesets.rat.ai.joint import early, guess_def
+from domain.rulesets.rat.state import Params
 from domain.rulesets.rat.view import view
 
 from .given import SEED, battle, enemy, entity
@@ -77,3 +78,16 @@ def test_memory_enemies_knock_out_together_what_neither_could_alone():
     # then: 28 + 28 = 56 >= 50 on sc: worth 50 + 150 x min(4 x 56 - 3 x 50, 250) // 250 = 50 + 44 = 94,
     # more than splitting (28 + 150 x 0 on sc, and 4000 x 92 / 15500 = 23 on mc)
     assert plans == [("e1", "strike", "sc"), ("e2", "strike", "sc")]
+
+
+@pytest.mark.parametrize("margin, targets", [(0, {"sc"}), (15, {"sc"}), (25, {"mc", "sc"})])
+def test_a_planning_ai_draws_among_the_options_within_its_margin(margin, targets):
+    # given: a no_memory enemy with STRIKE alone; sc (unknown kind, DEF 30) and mc (Ash, DEF 55)
+    given = battle([entity("mc"), entity("sc")], [enemy("e1", ai="no_memory")], ai=True,
+                   params=Params(ai_margin_pct=margin))
+    # STRIKE on sc: 100% x 40 x 92 x 100 / (130 x 100) = 28.3 -> 28 of 100 HP, worth 28;
+    # on mc: 100% x 40 x 92 x 100 / (155 x 100) = 23.7 -> 23, worth 23, which is 82 % of 28
+    # when: it chooses under twenty different battle seeds
+    drawn = {choose_for_enemies(given, Rng(bytes([n])))[0].target for n in range(20)}
+    # then: a margin of 0 or 15 % always takes sc; 25 % draws mc too (23 x 100 >= 28 x 75)
+    assert drawn == targets

@@ -8,6 +8,7 @@ Default entities (given.py): 100 HP, ATK 40, DEF 20, SPD 50; a STRIKE deals
 from __future__ import annotations
 
 import pytest
+from msgspec.structs import replace
 
 from domain.engine.hooks import EffectTriggered
 from domain.engine.rng import Rng
@@ -367,3 +368,24 @@ def test_paralyzed_raises_spd_by_half():
     given = battle([entity("mc", spd=40)], [enemy("e1", spd=50)], effects=[ailment("paralyzed", "mc")])
     then, _ = started_turn(given)
     assert then[-1] == TurnStarted(turn=2, queue=("mc", "e1"))      # 40 x 150% = 60 > 50
+
+
+# -- Immunity: an enemy's content `immune` (README, "Bosses") ----------------------------------------
+
+@pytest.mark.parametrize("kind, gained", [("blinded", False), ("stunned", False), ("bleeding", False),
+                                          ("poisoned", False), ("burned", False), ("at_risk", False),
+                                          ("chilled", True), ("paralyzed", True)])
+def test_a_boss_never_gains_the_ailments_its_content_makes_it_immune_to(kind, gained):
+    # given the Rat King (content: immune to BLINDED, STUNNED, BLEEDING, POISONED, BURNED and AT_RISK)
+    given = battle(enemies=[replace(enemy("e1", hp=500), kind="rat_king")])
+    # when an ailment is added to it
+    then, state = afflicted(given, "e1", kind)
+    # then it gains it only if its content does not list it, and nothing else happens
+    assert then == ([StatusGained(target="e1", kind=kind, turn=1, by="mc")] if gained else [])
+    assert state.has("e1", kind) is gained
+
+
+def test_immunity_is_the_enemys_content_not_its_side():
+    # given an enemy of a kind with no immunities (a Sewer Rat), when it is BLINDED, then it is
+    then, _ = afflicted(battle(enemies=[replace(enemy("e1"), kind="sewer_rat")]), "e1", "blinded")
+    assert then == [StatusGained(target="e1", kind="blinded", turn=1, by="mc")]

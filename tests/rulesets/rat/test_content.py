@@ -99,6 +99,7 @@ def test_enemies_name_real_moves_intrinsics_and_equipment_at_every_ai_level():
             assert moves and set(moves) <= moves_of("move"), (eid, level)
         assert set(e.intrinsic) <= moves_of("intrinsic"), eid
         assert set(e.equipment) <= set(CONTENT.equipment), eid
+        assert set(e.immune) <= set(CONTENT.ailments), eid
 
 
 def test_formations_name_real_enemies_and_ai_levels():

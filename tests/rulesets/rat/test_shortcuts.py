@@ -42,7 +42,7 @@ def the_long_way(s: Rat, seat: str, cmd: Any, seed: bytes) -> Decision[Rat]:
     return r.decision()
 
 
-def battle_states(enemy_seat: bool, battles: int = 3) -> Iterator[tuple[Rat, str, Any, bytes]]:
+def battle_states(enemy_seat: bool, battles: int = 4) -> Iterator[tuple[Rat, str, Any, bytes]]:
     """States of random battles from the default setup, each with the seat to move, the command
     drawn from its options and the seed of its batch; the battle goes on from `decide`'s state."""
     for n in range(battles):

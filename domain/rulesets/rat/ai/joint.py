@@ -8,6 +8,8 @@ the damage planned on it, so that hits that knock a member out together count as
 knock-out and damage to a knocked-out member counts as the kill that ends the battle.
 
 - `no_memory`: each enemy alone, one turn ahead: its best option on its own.
+- Both take, in the end, an option drawn among those within `Params.ai_margin_pct` of the best
+  (`_near_best`; 0: the best, as before 1.4.0), so that a player cannot read a move in advance.
 - `memory`: the memory enemies plan as a group. It starts from each one's best alone and
   re-plans each in turn against the others' plans (two rounds), so they focus fire, spare
   an overkill, never plan the same ailment on the same member twice and mark for death a
@@ -163,9 +165,21 @@ def _best(look: Outlook, found: list[Choice], rest: Planned, early: Fraction = F
     return best
 
 
+def _near_best(s: Rat, look: Outlook, found: list[Choice], rest: Planned, early: Fraction, rng: Rng) -> Choice:
+    """One of the options worth at least (100 - `ai_margin_pct`) % of the best, drawn from the
+    battle's RNG when there is more than one (the best alone when the best is worth nothing)."""
+    valued = [(gain(look, c, rest, early), c) for c in found]
+    top = max(value for value, _ in valued)
+    margin = s.params.ai_margin_pct
+    near = [c for value, c in valued if value * 100 >= top * (100 - margin)] if margin and top > 0 else []
+    if len(near) < 2:
+        return _best(look, found, rest, early)
+    return near[rng.int(1, len(near)) - 1]
+
+
 def no_memory(s: Rat, actors: list[str], rng: Rng) -> list[Plan]:
     look = outlook(s, remember=False)
-    return [_best(look, choices(s, actor, look), Planned()).plan for actor in actors]
+    return [_near_best(s, look, choices(s, actor, look), Planned(), Fraction(1), rng).plan for actor in actors]
 
 
 def early(s: Rat, actor: str) -> Fraction:
@@ -183,11 +197,12 @@ def memory(s: Rat, actors: list[str], rng: Rng) -> list[Plan]:
     found = {actor: choices(s, actor, look) for actor in actors}
     first = {actor: early(s, actor) for actor in actors}
     picked = {actor: _best(look, found[actor], Planned(), first[actor]) for actor in actors}
-    for _ in range(ROUNDS):
+    for round_ in range(ROUNDS):
         for actor in actors:
             rest = Planned()
             for other, c in picked.items():
                 if other != actor:
                     rest.add(c, first[other])
-            picked[actor] = _best(look, found[actor], rest, first[actor])
+            picked[actor] = _best(look, found[actor], rest, first[actor]) if round_ < ROUNDS - 1 else \
+                _near_best(s, look, found[actor], rest, first[actor], rng)
     return [picked[actor].plan for actor in actors]

@@ -9,6 +9,7 @@ from domain.ai.search import Rated, Tuning
 
 from ..commands import Act
 from ..content import content
+from ..hp import immune
 from ..state import PARTY, Entity, Rat
 
 DEPTH = 4                   # commands a playout plays: a turn of a party of four
@@ -54,7 +55,8 @@ def worth(state: Rat, seat: str, cmd: Act) -> float:
         elif step.do == "protect" and target is not None:
             value += 40.0 if target.ko else 0.5
         elif step.do == "ailment" and target is not None and target.side != actor.side:
-            value += 0.0 if target.ko or state.has(target.id, step.ailment) else 3.0 * step.chance / 100
+            value += 0.0 if target.ko or state.has(target.id, step.ailment) or immune(target, step.ailment) \
+                else 3.0 * step.chance / 100
         else:
             value += 1.0
     return value
