@@ -61,7 +61,7 @@ def test_the_ruleset_listing_gives_no_enemy_hp(client):
     assert len(enemies) == 14 and [k for k, e in enemies.items() if "hp" in e] == []
     assert (rat["version"], rat["earlier_versions"]) == ("1.4.0", ["1.0.0", "1.1.0", "1.2.0", "1.3.0"])
     assert enemies["sewer_rat"] == {
-        "id": "sewer_rat", "name": "Sewer Rat", "atk": 74, "def": 25, "spd": 60, "priority": 0, "boss": False,
+        "id": "sewer_rat", "name": "Sewer Rat", "atk": 80, "def": 25, "spd": 60, "priority": 0, "boss": False,
         "intrinsic": [], "equipment": [], "ai_value": 100, "immune": [], "text": "Pip's less polite cousins.",
         "moves": {"random": ["bite", "quick_jab"], "no_memory": ["bite", "tail_whip", "quick_jab"],
                   "memory": ["bite", "tail_whip", "quick_jab"]}}

@@ -49,7 +49,7 @@ def potion_user() -> object:
 # -- the opening ---------------------------------------------------------------------------------
 
 def test_the_opening_gives_the_party_and_spectators_no_enemy_hp():
-    # given: sewer_ambush, three Sewer Rats (243 HP) and a Gutter Roach (348 HP), the rules' AI playing them
+    # given: sewer_ambush, three Sewer Rats (261 HP) and a Gutter Roach (348 HP), the rules' AI playing them
     started = of_type(opening(), RatStarted)[0]
     # when: the party's seat and a spectator read the opening
     for viewer in (P1, SPECTATOR):
@@ -57,22 +57,22 @@ def test_the_opening_gives_the_party_and_spectators_no_enemy_hp():
         # then: no enemy carries an HP number, current or maximum
         assert [sorted({"hp", "max_hp"} & set(e)) for e in data["enemies"]] == [[], [], [], []]
         assert (data["enemy_seat"], data["enemy_hp"], whole) == (None, None, False)
-    assert redact(started, OMNISCIENT, False)[0]["enemy_hp"] == {"e1": 243, "e2": 243, "e3": 243, "e4": 348}
+    assert redact(started, OMNISCIENT, False)[0]["enemy_hp"] == {"e1": 261, "e2": 261, "e3": 261, "e4": 348}
 
 
 def test_the_enemy_seat_sees_its_own_enemies_hp_and_the_party_does_not():
     # given: seat p2 plays the enemies
     started = of_type(opening(enemy_seat=True), RatStarted)[0]
     # when / then: p2 reads the HP of its enemies; p1 reads none
-    assert redact(started, P2, False)[0]["enemy_hp"] == {"e1": 243, "e2": 243, "e3": 243, "e4": 348}
+    assert redact(started, P2, False)[0]["enemy_hp"] == {"e1": 261, "e2": 261, "e3": 261, "e4": 348}
     assert redact(started, P1, False)[0]["enemy_hp"] is None
 
 
 def test_each_enemy_starts_at_its_max_hp_and_only_its_side_sees_it():
     # given / when: the opening folded
     state = fold(None, opening(enemy_seat=True))
-    # then: 243, 243, 243 and 348 HP, full; p2's view shows them, p1's shows no HP for any enemy
-    full = [(243, 243), (243, 243), (243, 243), (348, 348)]
+    # then: 261, 261, 261 and 348 HP, full; p2's view shows them, p1's shows no HP for any enemy
+    full = [(261, 261), (261, 261), (261, 261), (348, 348)]
     assert [(e.hp, e.max_hp) for e in state.side("enemies")] == full
     assert [(e["hp"], e["max_hp"]) for e in view(state, P2)["enemies"]] == full
     assert [sorted({"hp", "max_hp", "hp_pct"} & set(e)) for e in view(state, P1)["enemies"]] == [["hp_pct"]] * 4

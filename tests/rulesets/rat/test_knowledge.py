@@ -4,7 +4,7 @@ the bestiary's; the party's build is its seat's alone.
 
 The default setup (given.started): the party mc (210 HP, ATK 135), rat (100), girl (170) and
 prof (130), whose mean max HP is 610 / 4 = 152; sewer_ambush's enemies e1, e2, e3 (Sewer Rat:
-243 HP, ATK 74, DEF 25) and e4 (Gutter Roach: 348 HP, DEF 35), played by the rules' AI.
+261 HP, ATK 80, DEF 25) and e4 (Gutter Roach: 348 HP, DEF 35), played by the rules' AI.
 """
 from __future__ import annotations
 
@@ -36,24 +36,24 @@ def draws(known: Rat, seat: str, n: int = 12) -> list[Rat]:
 # -- knowledge ------------------------------------------------------------------------------
 
 def test_the_party_knows_no_enemy_hp_and_the_bestiarys_stats():
-    # given: e1 at 30 of 243 HP, not analyzed, its ATK changed to what no bestiary says
+    # given: e1 at 30 of 261 HP, not analyzed, its ATK changed to what no bestiary says
     s = hurt(started(), "e1", 30)
     s = replace(s, entities={**s.entities, "e1": replace(s.entities["e1"], atk=99)})
     # when: the party's seat's knowledge is taken
     e1 = knowledge(s, "p1").entities["e1"]
     # then: HP and max HP are marks; ATK, DEF, SPD are the Sewer Rat's; its moves at full PP
     assert (e1.hp, e1.max_hp) == (UNKNOWN, UNKNOWN)
-    assert (e1.atk, e1.defense, e1.spd) == (74, 25, 60)
+    assert (e1.atk, e1.defense, e1.spd) == (80, 25, 60)
     assert e1.moves == {"bite": 10, "quick_jab": 10}
     assert knowledge(s, "p1").entities["mc"] == s.entities["mc"]
 
 
 def test_an_analyzed_enemy_shows_its_bar_as_hp_out_of_100():
-    # given: e1 analyzed at 146 of 243 HP, e2 knocked out
-    s = hurt(started(), "e1", 146, analyzed=True)
+    # given: e1 analyzed at 157 of 261 HP, e2 knocked out
+    s = hurt(started(), "e1", 157, analyzed=True)
     s = replace(s, entities={**s.entities, "e2": replace(s.entities["e2"], hp=0, ko=True)})
     known = knowledge(s, "p1").entities
-    # then: e1 is 146 x 100 // 243 = 60 of 100; e2 is down at 0, its max HP unknown
+    # then: e1 is 157 x 100 // 261 = 60 of 100; e2 is down at 0, its max HP unknown
     assert (known["e1"].hp, known["e1"].max_hp) == (60, 100)
     assert (known["e2"].hp, known["e2"].max_hp) == (0, UNKNOWN)
 
@@ -83,8 +83,8 @@ def test_an_enemy_never_hit_is_drawn_at_full_hp_around_a_party_members():
 
 
 def test_the_partys_hits_and_the_bar_give_the_max_hp():
-    # given: mc struck e3 last turn; e3 is analyzed at 81 of 243 HP (a bar of 81 x 100 // 243 = 33)
-    s = replace(hurt(started(), "e3", 81, analyzed=True), history=(MC_STRIKES_E3,))
+    # given: mc struck e3 last turn; e3 is analyzed at 87 of 261 HP (a bar of 87 x 100 // 261 = 33)
+    s = replace(hurt(started(), "e3", 87, analyzed=True), history=(MC_STRIKES_E3,))
     # hits: 100 x 135 x 100 x 92 // (100 x (100 + 25) x 100) = 99 HP, 100 - 33 = 67 % of the bar
     assert hits_taken(s, s.entities["e3"]) == 99
     drawn = draws(knowledge(s, "p1"), "p1", 3)
@@ -101,7 +101,7 @@ def test_an_unanalyzed_enemy_is_drawn_as_its_max_hp_less_the_hits():
 
 
 def test_an_analyzed_enemy_is_drawn_within_its_band():
-    s = hurt(started(), "e1", 146, analyzed=True)             # a bar of 146 x 100 // 243 = 60
+    s = hurt(started(), "e1", 157, analyzed=True)             # a bar of 157 x 100 // 261 = 60
     known = knowledge(s, "p1")
     drawn = [d.entities["e1"] for d in draws(known, "p1")]
     # then: every draw shows the bar of 60, and knows what the party knows
