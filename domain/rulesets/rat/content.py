@@ -161,6 +161,11 @@ class Content(ContentFiles):
         # every listing of a member's options.
         self.forbidding = frozenset(q.id for q in self.equipment.values() if q.forbids_protect)
 
+    def immune(self, enemy: str, ailment: str) -> bool:
+        """Whether the enemy kind `enemy` never gains `ailment` (its `immune`; any other id: no)."""
+        kind = self.enemies.get(enemy)
+        return kind is not None and ailment in kind.immune
+
     def as_json(self) -> dict[str, object]:
         """The content as `GET /rulesets` lists it. An enemy's base HP stays on the server: the
         party may never learn an enemy's HP (seed 003, In-Battle UI), and its max HP is that

@@ -115,8 +115,7 @@ def afflict(r: RatResolver, target: str, kind: str, by: str | None) -> None:
 
 def immune(entity: Entity, ailment: str) -> bool:
     """Whether its content makes `entity`, an enemy, immune to `ailment`."""
-    enemy = content().enemies.get(entity.kind) if entity.side == ENEMIES else None
-    return enemy is not None and ailment in enemy.immune
+    return entity.side == ENEMIES and content().immune(entity.kind, ailment)
 
 
 def triggered(r: RatResolver, kind: str, owner: str, on: str) -> None:

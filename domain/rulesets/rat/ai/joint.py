@@ -167,13 +167,14 @@ def _best(look: Outlook, found: list[Choice], rest: Planned, early: Fraction = F
 
 def _near_best(s: Rat, look: Outlook, found: list[Choice], rest: Planned, early: Fraction, rng: Rng) -> Choice:
     """One of the options worth at least (100 - `ai_margin_pct`) % of the best, drawn from the
-    battle's RNG when there is more than one (the best alone when the best is worth nothing)."""
+    battle's RNG when there is more than one; else the best, ties to the first listed, as `_best`
+    (also when the best is worth nothing)."""
     valued = [(gain(look, c, rest, early), c) for c in found]
     top = max(value for value, _ in valued)
     margin = s.params.ai_margin_pct
     near = [c for value, c in valued if value * 100 >= top * (100 - margin)] if margin and top > 0 else []
     if len(near) < 2:
-        return _best(look, found, rest, early)
+        return next(c for value, c in valued if value == top)
     return near[rng.int(1, len(near)) - 1]
 
 

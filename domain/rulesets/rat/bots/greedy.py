@@ -50,7 +50,7 @@ def score(view: Mapping[str, Any], cmd: Wire) -> float:
             value += (DONE if "heal" in done else REVIVE) if ally["ko"] else \
                 30.0 * (1 - ally["hp"] / max(1, ally["max_hp"]))
         elif step.do == "ailment" and target in other:
-            value += 0 if _resists(other[target], step.ailment) else 6.0 * step.chance / 100
+            value += 0 if _resists(other[target], step.ailment, other_key) else 6.0 * step.chance / 100
         elif step.do == "protect" and target in own:
             value += _shield(own[target], done)
         elif step.do == "wish" and target in own:
@@ -64,11 +64,10 @@ def score(view: Mapping[str, Any], cmd: Wire) -> float:
     return value - (0.5 if action.kind == "consumable" else 0.0)
 
 
-def _resists(foe: Mapping[str, Any], ailment: str) -> bool:
-    """The foe has the ailment, is down, or is immune to it (enemy content is public)."""
-    enemy = content().enemies.get(foe["kind"])
+def _resists(foe: Mapping[str, Any], ailment: str, side: str) -> bool:
+    """The foe has the ailment, is down, or is an enemy immune to it (enemy content is public)."""
     return (foe["ko"] or ailment in {a["kind"] for a in foe["ailments"]}
-            or enemy is not None and ailment in enemy.immune)
+            or side == "enemies" and content().immune(foe["kind"], ailment))
 
 
 def _hit(foe: Mapping[str, Any], strength: float, done: set[str]) -> float:
