@@ -18,9 +18,11 @@ with single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012):
 A game tunes it (`Tuning`): how deep a playout goes, how it plays (`Rated`: the command a cheap
 rating likes best, now and then any), how its end is scored, and two things a short playout
 cannot judge. `shortlist` narrows the root to the few commands a greedy rater ranks best, when
-a turn lists more than one move's iterations can tell apart (`Shortlist`); `prepared` makes a
-decision without searching at all, such as a team pick whose worth shows only turns later.
-Both read the seat's own view of its knowledge (`Seen.view`), so neither reads a secret.
+a turn lists more than one move's iterations can tell apart (`Shortlist`); `anchor` keeps the
+rater's first choice unless the search's best won clearly more a visit (by that many standard
+errors), where the playouts cannot tell the options apart and would otherwise pick at random; `prepared`
+makes a decision without searching at all, such as a team pick whose worth shows only turns
+later. They read the seat's own view of its knowledge (`Seen.view`), so none reads a secret.
 
 A run is reproducible: the iteration budget is a number, not a time, and every draw comes
 from the bot's RNG. Under a clock the budget shrinks with the seat's time left
@@ -68,7 +70,9 @@ class Tuning:
     exploration: float = 0.7            # UCB1's constant, for rewards in 0..1
     iterations_per_second: int = 200    # what the budget assumes under a clock (this machine, worst ruleset)
     tree: bool = True                   # False: a flat search, UCB1 over the root and a playout below
-    shortlist: "Callable[[Seen, Sequence[Any]], Sequence[Any]] | None" = None    # the root commands weighed
+    shortlist: "Shortlist | None" = None    # the root commands weighed
+    anchor: float = 0.0                 # the standard errors by which the search's best must beat the
+                                        # shortlist's first to be played instead (0: the best always)
     prepared: Prepared | None = None    # a decision made without searching (None: search it)
 
 
@@ -98,12 +102,19 @@ class Shortlist:
     size: int
     when: Callable[[Any], bool] = everywhere
 
-    def __call__(self, seen: Seen, legal: Sequence[Any]) -> Sequence[Any]:
-        if len(legal) <= self.size or not self.when(seen.knowledge):
+    def narrowed(self, legal: Sequence[Any], ranked: list[int] | None) -> Sequence[Any]:
+        """The `size` best of `legal` by `ranked`, in their listed order (all of them unranked)."""
+        if ranked is None or len(legal) <= self.size:
             return legal
+        return [legal[i] for i in sorted(ranked[:self.size])]
+
+    def ranked(self, seen: Seen, legal: Sequence[Any]) -> list[int] | None:
+        """The legal commands' indexes, the best rated first (the first listed among equals);
+        None where the rating does not apply."""
+        if not self.when(seen.knowledge):
+            return None
         rated = self.rate(seen.view(), [seen.ruleset.codec.wire(command) for command in legal])
-        ranked = sorted(range(len(legal)), key=lambda i: -rated[i])[:self.size]
-        return [legal[i] for i in sorted(ranked)]
+        return sorted(range(len(legal)), key=lambda i: -rated[i])
 
 
 def chosen_by(bot: Bot, seen: Seen, legal: Sequence[Any], rng: Rng) -> Any:
@@ -115,13 +126,14 @@ def chosen_by(bot: Bot, seen: Seen, legal: Sequence[Any], rng: Rng) -> Any:
 
 class Node:
     """One command's child in the tree: the side that chose it, and what it won there."""
-    __slots__ = ("side", "visits", "avail", "total", "children")
+    __slots__ = ("side", "visits", "avail", "total", "squares", "children")
 
     def __init__(self, side: str | None):
         self.side = side
         self.visits = 0
         self.avail = 0
         self.total = 0.0
+        self.squares = 0.0          # the sum of the rewards' squares, for their spread
         self.children: dict[Any, Node] = {}
 
 
@@ -175,7 +187,9 @@ class Search:
         self.root.visits += 1
         for n in path[1:]:
             n.visits += 1
-            n.total += rewards.get(n.side, 0.5) if n.side is not None else 0.5
+            reward = rewards.get(n.side, 0.5) if n.side is not None else 0.5
+            n.total += reward
+            n.squares += reward * reward
 
     def select(self, node: Node, actor: str, legal: Sequence[Any]) -> tuple[Node, Any]:
         """The child to go down (a new one first, at random), and its command."""
@@ -217,6 +231,22 @@ class Search:
             return (child.visits, child.total) if child else (0, 0.0)
         return max(legal, key=rank)
 
+    def spread(self, command: Any) -> tuple[float, float]:
+        """The mean reward of the root command's iterations and its variance (the mean's
+        squared standard error); (0, 0) when it had none."""
+        child = self.root.children.get(command_key(command))
+        if child is None or not child.visits:
+            return 0.0, 0.0
+        mean = child.total / child.visits
+        return mean, max(0.0, child.squares / child.visits - mean * mean) / child.visits
+
+    def anchored(self, best: Any, first: Any, z: float) -> Any:
+        """`best`, if its mean reward beats `first`'s by at least `z` standard errors of the
+        difference (and by something); else `first`."""
+        (mean, var), (base, base_var) = self.spread(best), self.spread(first)
+        lead = mean - base
+        return best if lead > 0 and lead * lead >= z * z * (var + base_var) else first
+
 
 class SearchBot(Bot):
     """The `search` policy, over a game's `Tuning`."""
@@ -238,8 +268,20 @@ class SearchBot(Bot):
         made = tuning.prepared(seen, legal, rng) if tuning.prepared is not None else None
         if made is not None:
             return made
-        weighed = tuning.shortlist(seen, legal) if tuning.shortlist is not None else legal
+        shortlist = tuning.shortlist
+        ranked = self.ranked(seen, legal)
+        weighed = shortlist.narrowed(legal, ranked) if shortlist is not None else legal
         allowed = frozenset(map(command_key, weighed)) if len(weighed) < len(legal) else None
         search = Search(seen, tuning, rng, allowed)
         search.run(budget_for(tuning, seen.time_left_ms))
-        return search.best(weighed)
+        best = search.best(weighed)
+        if ranked is None or not tuning.anchor:
+            return best
+        return search.anchored(best, legal[ranked[0]], tuning.anchor)
+
+    def ranked(self, seen: Seen, legal: Sequence[Any]) -> list[int] | None:
+        """The shortlist's ranking of `legal`, when it narrows them or anchors the choice."""
+        shortlist = self.tuning.shortlist
+        if shortlist is None or (len(legal) <= shortlist.size and not self.tuning.anchor):
+            return None
+        return shortlist.ranked(seen, legal)

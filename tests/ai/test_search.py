@@ -1,11 +1,13 @@
 """The search bot's budget, its difficulty option, and its reproducibility."""
 from __future__ import annotations
 
+from typing import Any, cast
+
 import pytest
 
 from domain.ai import check_house_players, get_policy
 from domain.ai.match import bot_choice, play, seeded_bytes, seen_by
-from domain.ai.search import MIN_ITERATIONS, SearchBot, Tuning, budget_for
+from domain.ai.search import MIN_ITERATIONS, Node, Search, SearchBot, Tuning, budget_for
 from domain.engine.battle import open_battle
 from domain.engine.errors import InvalidInput
 from domain.engine.rng import Rng
@@ -81,3 +83,25 @@ def test_a_search_bot_plays_a_whole_battle():
                  bot_seed=seeded_bytes("whole-bots"))
     assert match.state.outcome is not None
     assert match.state.created.players == {"p1": {"bot": "search"}, "p2": {"bot": "greedy"}}
+
+
+def test_an_anchored_search_plays_the_rating_s_first_unless_its_best_leads_clearly():
+    search = Search(cast(Any, None), Tuning(), Rng(b"anchor"))
+    # given the rating's first won 20.0 in 40 visits (mean 0.50, variance 12.0 / 40 - 0.50^2 = 0.05)
+    # and the search's best 31.8 in 60 (mean 0.53, variance 19.854 / 60 - 0.53^2 = 0.05)
+    search.root.children = {"first": visited(40, 20.0, 12.0), "best": visited(60, 31.8, 19.854)}
+    # the lead 0.03 is 0.03 / sqrt(0.05 / 40 + 0.05 / 60) = 0.03 / 0.0456 = 0.66 standard errors
+    # when the anchor is 1 standard error, then the rating's first
+    assert search.anchored("best", "first", 1.0) == "first"
+    # when it is 0.5, then the search's best
+    assert search.anchored("best", "first", 0.5) == "best"
+    # a command the search never tried counts a mean of 0 with no spread: the best leads by 0.53
+    assert search.anchored("best", "untried", 3.0) == "best"
+    # a best that does not lead is never played over the first, whatever the anchor
+    assert search.anchored("first", "best", 0.0) == "best"
+
+
+def visited(visits: int, total: float, squares: float) -> Node:
+    node = Node("foes")
+    node.visits, node.total, node.squares = visits, total, squares
+    return node

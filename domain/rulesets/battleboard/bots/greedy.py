@@ -18,7 +18,7 @@ from typing import Any
 
 from ..content import Action, content
 from .ground import settle
-from .plan import HAZARD_COST, PER_TOKEN, Board, Pos, Unit, board_of, cell, cost
+from .plan import HAZARD_COST, PER_TOKEN, Board, Pos, Unit, board_of, cell, cost, in_area, support_worth
 
 ADVANCE = 5.0           # taking a row costs nothing and widens the section
 FOCUS_WORTH = 0.6       # a focus point turned into movement
@@ -110,17 +110,9 @@ def _act_worth(b: Board, me: Unit, action: Action, cmd: Mapping[str, Any]) -> fl
         return 1.0 + PER_TOKEN * harm + 0.1 * reroll - cost(action, reroll) + _follow_up(b, me, action)
     if action.kind == "move":
         return max(0.1, _boost_score(b, me, _extra_movement(action))) - cost(action)
-    value = 0.2
-    for step in action.steps:
-        if step.do in ("untap", "restore"):
-            target = b.units[(cmd.get("targets") or [me["id"]])[0]]
-            value += min(step.amount, target["tapped"] if step.do == "untap" else
-                         target["resilience"] - target["untapped"] - target["tapped"])
-        elif step.do == "stance":
-            value += 0.6
-        elif step.do in ("give", "cleanse"):
-            value += 0.5
-    return value - cost(action)
+    target = b.units[(cmd.get("targets") or [me["id"]])[0]]
+    return support_worth(action, target["tapped"], target["resilience"] - target["untapped"] - target["tapped"]) \
+        - cost(action)
 
 
 def _follow_up(b: Board, me: Unit, action: Action) -> float:
@@ -148,7 +140,7 @@ def _command_harm(b: Board, me: Unit, action: Action, cmd: Mapping[str, Any]) ->
             origin = table.get(cell(e), here)
             total += b.harm(me, action, e, b.lost_dice(me, origin) + b.lost_dice(e, cell(e)))
         return total
-    return sum(b.harm(me, action, e, b.lost_dice(e, cell(e))) for e in b.enemies(me) if _in_area(cmd, cell(e)))
+    return sum(b.harm(me, action, e, b.lost_dice(e, cell(e))) for e in b.enemies(me) if in_area(cmd.get("row"), cmd.get("col"), cmd.get("at"), cell(e)))
 
 
 def _between(a: Pos, b: Pos, p: Pos) -> bool:
@@ -156,12 +148,3 @@ def _between(a: Pos, b: Pos, p: Pos) -> bool:
     if a[0] == b[0] == p[0]:
         return min(a[1], b[1]) < p[1] < max(a[1], b[1])
     return a[1] == b[1] == p[1] and min(a[0], b[0]) < p[0] < max(a[0], b[0])
-
-
-def _in_area(cmd: Mapping[str, Any], p: Pos) -> bool:
-    if cmd.get("row") is not None:
-        return p[1] == cmd["row"]
-    if cmd.get("col") is not None:
-        return abs(p[0] - cmd["col"]) <= 1
-    at = cmd.get("at")
-    return at is not None and abs(p[0] - at[0]) <= 1 and abs(p[1] - at[1]) <= 1

@@ -11,7 +11,7 @@ what it works out, so rating each legal command of one decision reads the board 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from math import comb
 from typing import Any
@@ -306,6 +306,33 @@ class Board:
 
 def cost(action: Action, reroll: int = 0) -> float:
     return ENERGY_COST * action.energy + FOCUS_COST * action.focus + REROLL_COST * reroll
+
+
+def support_worth(action: Action, tapped: int, room: int) -> float:
+    """What a support action does for its target, before its cost: the tokens it untaps (of the
+    target's `tapped`) or restores (of the `room` its Resilience has left), a stance, a token
+    given or cleansed."""
+    value = 0.2
+    for step in action.steps:
+        if step.do == "untap":
+            value += min(step.amount, tapped)
+        elif step.do == "restore":
+            value += min(step.amount, room)
+        elif step.do == "stance":
+            value += 0.6
+        elif step.do in ("give", "cleanse"):
+            value += 0.5
+    return value
+
+
+def in_area(row: int | None, col: int | None, at: Sequence[int] | None, p: Pos) -> bool:
+    """Whether an area action aimed at `row`, at the three columns around `col` or at the
+    3x3 around `at` reaches the cell `p`."""
+    if row is not None:
+        return p[1] == row
+    if col is not None:
+        return abs(p[0] - col) <= 1
+    return at is not None and abs(p[0] - at[0]) <= 1 and abs(p[1] - at[1]) <= 1
 
 
 _LAST: tuple[Mapping[str, Any], Board] | None = None

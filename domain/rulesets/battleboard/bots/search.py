@@ -1,7 +1,9 @@
 """Battleboard's `search`: ISMCTS (`domain.ai.search`) over the seat's knowledge
 (`knowledge.py`), for either side. At the root it weighs the `SHORTLIST` commands the greedy
 bot rates best from the seat's view (which walk the board: `greedy.py`); a playout plays on
-with a cheap rating read from the state, and is scored by the defense tokens each side has left."""
+with a cheap rating read from the state, and is scored by the defense tokens each side has left.
+It plays greedy's first unless its best won clearly more (`ANCHOR` standard errors): as the foes,
+the five often come within a hundredth of each other, and the most visited is then a coin toss."""
 from __future__ import annotations
 
 import math
@@ -15,11 +17,13 @@ from ..commands import Act, Advance, Choose, Convert, Defend, Move
 from ..content import content
 from ..state import HEROES, Battleboard, Combatant, Pos
 from .greedy import score
+from .plan import apart, cost, in_area, support_worth
 
 DEPTH = 10                  # commands a playout plays: about one combatant's turn
 STEEPNESS = 5.0             # how sharply the lead in tokens turns into chances
 WANDER = (1, 5)             # the chance the playout plays any command instead of the best
 SHORTLIST = 5               # root commands weighed: the greedy bot's best
+ANCHOR = 2.0                # greedy's first is played unless the search's best beats it by this many standard errors
 
 
 def evaluate(state: Battleboard, side: str) -> float:
@@ -68,46 +72,24 @@ def _move_worth(state: Battleboard, me: Combatant, to: Pos) -> float:
     foes = _foes_of(state, me)
     if me.cell is None or not foes or len(me.taken) >= me.slots + me.doubled:
         return -1.0
-    here = min(_apart(me.cell, f.cell) for f in foes if f.cell is not None)
-    there = min(_apart(to, f.cell) for f in foes if f.cell is not None)
+    here = min(apart(me.cell, f.cell) for f in foes if f.cell is not None)
+    there = min(apart(to, f.cell) for f in foes if f.cell is not None)
     return 0.3 * (here - there) - 0.05 if there >= 1 else -1.0
-
-
-def _apart(a: Pos, b: Pos) -> int:
-    return abs(a[0] - b[0]) + abs(a[1] - b[1])
 
 
 def _act_worth(state: Battleboard, me: Combatant, cmd: Act) -> float:
     action = content().actions[cmd.action]
-    cost = 0.4 * action.energy + 0.2 * action.focus + 0.1 * cmd.reroll
     if action.dice is not None:
         n, m, k = parse_dice(action.dice)
         hit = [state.units[t] for t in cmd.targets] or \
-            [u for u in _foes_of(state, me) if u.cell is not None and _in_area(cmd, u.cell)]
+            [u for u in _foes_of(state, me) if u.cell is not None and in_area(cmd.row, cmd.col, cmd.at, u.cell)]
         gain = 0.0
         for t in hit:
             hits = n * max(2, 12 - max(t.evasion, 0)) / 12
             gain += max(0.0, hits * m + k - t.defense * 0.5) + 1
-        return 1.0 + gain + 0.3 * len(action.effects) + 0.2 * cmd.reroll - cost
-    value = 0.2
-    for step in action.steps:
-        if step.do in ("untap", "restore"):
-            target = state.units[(cmd.targets or (me.id,))[0]]
-            value += min(step.amount, target.tapped if step.do == "untap" else
-                         target.resilience - target.untapped - target.tapped)
-        elif step.do == "stance":
-            value += 0.6
-        elif step.do in ("give", "cleanse"):
-            value += 0.5
-    return value - cost
-
-
-def _in_area(cmd: Act, cell: Pos) -> bool:
-    if cmd.row is not None:
-        return cell[1] == cmd.row
-    if cmd.col is not None:
-        return abs(cell[0] - cmd.col) <= 1
-    return cmd.at is not None and abs(cell[0] - cmd.at[0]) <= 1 and abs(cell[1] - cmd.at[1]) <= 1
+        return 1.0 + gain + 0.3 * len(action.effects) + 0.2 * cmd.reroll - cost(action, cmd.reroll)
+    target = state.units[(cmd.targets or (me.id,))[0]]
+    return support_worth(action, target.tapped, target.resilience - target.untapped - target.tapped) - cost(action)
 
 
 def rate(view: Mapping[str, Any], wires: Sequence[Mapping[str, Any]]) -> list[float]:
@@ -117,4 +99,4 @@ def rate(view: Mapping[str, Any], wires: Sequence[Mapping[str, Any]]) -> list[fl
 
 # the slowest moves measured (a turn's first steps, every move listed): ~170 a second
 TUNING = Tuning(depth=DEPTH, evaluate=evaluate, playout=Rated(worth, WANDER), iterations_per_second=150,
-                shortlist=Shortlist(rate, SHORTLIST))
+                shortlist=Shortlist(rate, SHORTLIST), anchor=ANCHOR)

@@ -17,6 +17,9 @@ The search plays what a short playout can judge and leaves the rest to greedy:
   counter-pick (`matchup.py`), read from the seat's view of its knowledge (`team_pick`);
 - in battle, only the `SHORTLIST` commands greedy rates best are searched, so that each of
   the 200 iterations' playouts tells them apart (spread over some 25 commands they did not);
+- it plays greedy's first unless another command won clearly more a playout (`ANCHOR`
+  standard errors of the difference), so that two commands the playouts cannot tell apart do
+  not trade greedy's choice for a coin toss;
 - the search is flat (`tree=False`): UCB1 over the root's commands, the rest the playout's.
   A tree below the root would, in 200 iterations, only try each command there once, at
   random, before the playout: the rest of the turn would be random moves.
@@ -182,6 +185,7 @@ def hit_points(s: Ring, user: Fighter | None, ability: Ability, do: str, power: 
 
 
 SHORTLIST = 4               # the battle commands greedy rates best, the only ones searched
+ANCHOR = 2.0                # greedy's first is played unless the search's best beats it by this many standard errors
 
 
 def moving(s: Ring) -> bool:
@@ -201,4 +205,4 @@ def team_pick(seen: Seen, legal: Sequence[Any], rng: Rng) -> Any:
 
 
 TUNING = Tuning(depth=12, evaluate=evaluate, playout=Rated(worth, RANDOM_MOVE, in_battle), exploration=0.15,
-                tree=False, shortlist=Shortlist(rate, SHORTLIST, moving), prepared=team_pick)
+                tree=False, shortlist=Shortlist(rate, SHORTLIST, moving), anchor=ANCHOR, prepared=team_pick)
