@@ -140,7 +140,8 @@ def _command_harm(b: Board, me: Unit, action: Action, cmd: Mapping[str, Any]) ->
             origin = table.get(cell(e), here)
             total += b.harm(me, action, e, b.lost_dice(me, origin) + b.lost_dice(e, cell(e)))
         return total
-    return sum(b.harm(me, action, e, b.lost_dice(e, cell(e))) for e in b.enemies(me) if in_area(cmd.get("row"), cmd.get("col"), cmd.get("at"), cell(e)))
+    row, col, at = cmd.get("row"), cmd.get("col"), cmd.get("at")
+    return sum(b.harm(me, action, e, b.lost_dice(e, cell(e))) for e in b.enemies(me) if in_area(row, col, at, cell(e)))
 
 
 def _between(a: Pos, b: Pos, p: Pos) -> bool:
