@@ -39,8 +39,24 @@ def test_run_measures_every_ruleset(ruleset: str, capsys: pytest.CaptureFixture[
     assert found["battles"] == 1 and found["events"] > 0 and found["decisions"] > 0
     assert all(found[key] > 0 for key in RUN_RATES | RUN_PLAYOUTS | RUN_RATIOS)
     assert found["playout_speedup"] == found["baseline_full_path_playout_ms"] / found["playout_ms"]
-    # each ratio is of a rate to the baselines beside it: within the spread of those baselines
-    assert 0.2 < found["decisions_ratio"] * found["baseline_chain_only_events_per_s"] / found["decisions_per_s"] < 5
+
+
+def test_a_ratio_is_the_median_of_each_repeat_s_rate_over_the_baseline_beside_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # given a clock that only the work and the baseline move: each repeat runs one slice of
+    # each, the work (10 decisions) for 1, 1 and 4 seconds, the baseline (20 events) for 2, 1 and 2
+    now = [0.0]
+    spans = iter([1.0, 2.0, 1.0, 1.0, 4.0, 2.0])
+
+    def tick() -> None:
+        now[0] += next(spans)
+    monkeypatch.setattr(run.time, "perf_counter", lambda: now[0])
+    # when the two are interleaved over three repeats
+    rate, ratio, bases = run.interleaved_rate([(tick, 10)], [(tick, 20)], 3)
+    # then the rates are 10, 10 and 2.5 a second (median 10), the baselines 10, 20 and 10, and
+    # each repeat's ratio 10 / 10 = 1, 10 / 20 = 0.5 and 2.5 / 10 = 0.25: median 0.5, not the
+    # ratio of the medians (10 / 10 = 1)
+    assert (rate, ratio, bases) == (10.0, 0.5, [10.0, 20.0, 10.0])
 
 
 def test_run_prints_each_rate_beside_its_target(capsys: pytest.CaptureFixture[str]) -> None:
