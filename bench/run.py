@@ -66,12 +66,12 @@ Slice = tuple[Callable[[], object], int]
 CHAIN_PASSES = 3
 
 
-def interleaved_rate(work: Sequence[Slice], baseline: Sequence[Slice],
-                     repeats: int) -> tuple[float, float, list[float]]:
+def interleaved_rate(work: Sequence[Slice], baseline: Sequence[Slice], repeats: int,
+                     clock: Callable[[], float] = time.perf_counter) -> tuple[float, float, list[float]]:
     """(the median rate of `work`, the median over the repeats of its ratio to `baseline`, the
-    baseline's rate in each repeat). The two alternate slice by slice, so that a slow spell of
-    the machine, which may last a fraction of a second, falls on both sides of the ratio."""
-    clock = time.perf_counter
+    baseline's rate in each repeat), timed by `clock`. The two alternate slice by slice, so that
+    a slow spell of the machine, which may last a fraction of a second, falls on both sides of
+    the ratio."""
     rates, ratios, bases = [], [], []
     for _ in range(repeats):
         spent, base_spent, done, base_done = 0.0, 0.0, 0, 0
