@@ -22,7 +22,9 @@ a turn lists more than one move's iterations can tell apart (`Shortlist`); `anch
 rater's first choice unless the search's best won clearly more a visit (by that many standard
 errors), where the playouts cannot tell the options apart and would otherwise pick at random; `prepared`
 makes a decision without searching at all, such as a team pick whose worth shows only turns
-later. They read the seat's own view of its knowledge (`Seen.view`), so none reads a secret.
+later; `rollouts` makes the decisions it names by rollouts instead (`rollouts.py`: greedy's
+choice and its runners-up, each played on by greedy through the other side's reply). They read
+the seat's own view of its knowledge (`Seen.view`), so none reads a secret.
 
 A run is reproducible: the iteration budget is a number, not a time, and every draw comes
 from the bot's RNG. Under a clock the budget shrinks with the seat's time left
@@ -37,14 +39,13 @@ from typing import Any
 
 import msgspec
 
+from domain.ai.rollouts import Evaluate, Rollouts
 from domain.engine.bots import Bot, Seen
 from domain.engine.playout import Sim, playout, step, uniform
 from domain.engine.rng import Rng
 from domain.engine.scoring import Wire, best
 from domain.engine.table import MAX_ITERATIONS
 
-# (a game state, a side) -> that side's chances, 0..1: how a truncated playout is scored
-Evaluate = Callable[[Any, str], float]
 # (a game state, the seat to move, its legal commands, the RNG) -> the command a playout plays
 Playout = Callable[[Any, str, Sequence[Any], Rng], Any]
 # (a game state, the seat to move, one legal command) -> how much a playout likes it
@@ -74,6 +75,7 @@ class Tuning:
     anchor: float = 0.0                 # the standard errors by which the search's best must beat the
                                         # shortlist's first to be played instead (0: the best always)
     prepared: Prepared | None = None    # a decision made without searching (None: search it)
+    rollouts: Rollouts | None = None    # the decisions rolled out instead (`rollouts.py`)
 
 
 def everywhere(state: Any) -> bool:
@@ -268,12 +270,15 @@ class SearchBot(Bot):
         made = tuning.prepared(seen, legal, rng) if tuning.prepared is not None else None
         if made is not None:
             return made
+        budget = budget_for(tuning, seen.time_left_ms)
+        if tuning.rollouts is not None and tuning.rollouts.when(seen):
+            return tuning.rollouts.choose(seen, legal, rng, budget / DEFAULT_ITERATIONS)
         shortlist = tuning.shortlist
         ranked = self.ranked(seen, legal)
         weighed = shortlist.narrowed(legal, ranked) if shortlist is not None else legal
         allowed = frozenset(map(command_key, weighed)) if len(weighed) < len(legal) else None
         search = Search(seen, tuning, rng, allowed)
-        search.run(budget_for(tuning, seen.time_left_ms))
+        search.run(budget)
         best = search.best(weighed)
         if ranked is None or not tuning.anchor:
             return best

@@ -8,13 +8,13 @@ from functools import partial
 from domain.ai.search import SearchBot
 from domain.engine.bots import BotFactory
 from domain.engine.registry import Registry
-from domain.engine.scoring import GreedyPolicy, MemoryBot
+from domain.engine.scoring import MemoryBot
 
 from . import memory
-from .greedy import score
+from .greedy import greedy, score
 from .search import TUNING
 
 BOTS: Registry[str, BotFactory] = Registry("battleboard bot")
-BOTS.add("greedy", partial(GreedyPolicy, score))
+BOTS.add("greedy", greedy)
 BOTS.add("memory", partial(MemoryBot, partial(memory.rate, score)))
 BOTS.add("search", partial(SearchBot, TUNING))

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from domain.engine.scoring import GreedyPolicy
+
 from ..content import Action, content
 from .ground import settle
 from .plan import HAZARD_COST, PER_TOKEN, Board, Pos, Unit, board_of, cell, cost, in_area, support_worth
@@ -149,3 +151,8 @@ def _between(a: Pos, b: Pos, p: Pos) -> bool:
     if a[0] == b[0] == p[0]:
         return min(a[1], b[1]) < p[1] < max(a[1], b[1])
     return a[1] == b[1] == p[1] and min(a[0], b[0]) < p[0] < max(a[0], b[0])
+
+
+def greedy() -> GreedyPolicy:
+    """The `greedy` bot: the best legal command by `score`."""
+    return GreedyPolicy(score)

@@ -2,21 +2,29 @@
 (`knowledge.py`), for either side. At the root it weighs the `SHORTLIST` commands the greedy
 bot rates best from the seat's view (which walk the board: `greedy.py`); a playout plays on
 with a cheap rating read from the state, and is scored by the defense tokens each side has left.
-It plays greedy's first unless its best won clearly more (`ANCHOR` standard errors): as the foes,
-the five often come within a hundredth of each other, and the most visited is then a coin toss."""
+It plays greedy's first unless its best won clearly more (`ANCHOR` standard errors).
+
+That is how the heroes play. The game master's decisions are rolled out instead
+(`domain.ai.rollouts`): where a foe should stand is decided by what the heroes do next, which
+a playout that stops inside the foes' own turn cannot see, and the foes' five options often came
+within a hundredth of each other there. Greedy's choice and the two it rates next are each played
+on by greedy on every seat, for `ROLLOUT_DEPTH` commands (the rest of the foes' turn and the
+heroes' reply), from the same draws, and greedy's is kept unless another won clearly more."""
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain.ai.rollouts import Rollouts
 from domain.ai.search import Rated, Shortlist, Tuning
+from domain.engine.bots import Seen
 
 from ..attack import parse_dice
 from ..commands import Act, Advance, Choose, Convert, Defend, Move
 from ..content import content
-from ..state import HEROES, Battleboard, Combatant, Pos
-from .greedy import score
+from ..state import FOES, HEROES, Battleboard, Combatant, Pos
+from .greedy import greedy, score
 from .plan import apart, cost, in_area, support_worth
 
 DEPTH = 10                  # commands a playout plays: about one combatant's turn
@@ -24,6 +32,9 @@ STEEPNESS = 5.0             # how sharply the lead in tokens turns into chances
 WANDER = (1, 5)             # the chance the playout plays any command instead of the best
 SHORTLIST = 5               # root commands weighed: the greedy bot's best
 ANCHOR = 2.0                # greedy's first is played unless the search's best beats it by this many standard errors
+# the game master's decisions are rolled out (`domain.ai.rollouts`): greedy's best and the next
+# two, each from 6 draws, played on by greedy for 40 commands (through the heroes' reply)
+ROLLOUT_CANDIDATES, ROLLOUT_DRAWS, ROLLOUT_DEPTH = 3, 6, 40
 
 
 def evaluate(state: Battleboard, side: str) -> float:
@@ -97,6 +108,12 @@ def rate(view: Mapping[str, Any], wires: Sequence[Mapping[str, Any]]) -> list[fl
     return [score(view, wire) for wire in wires]
 
 
+def as_foes(seen: Seen) -> bool:
+    return seen.sides[seen.seat] == FOES
+
+
 # the slowest moves measured (a turn's first steps, every move listed): ~170 a second
 TUNING = Tuning(depth=DEPTH, evaluate=evaluate, playout=Rated(worth, WANDER), iterations_per_second=150,
-                shortlist=Shortlist(rate, SHORTLIST), anchor=ANCHOR)
+                shortlist=Shortlist(rate, SHORTLIST), anchor=ANCHOR,
+                rollouts=Rollouts(greedy, rate, evaluate, ROLLOUT_CANDIDATES, ROLLOUT_DRAWS,
+                                  ROLLOUT_DEPTH, when=as_foes))
