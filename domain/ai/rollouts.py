@@ -27,11 +27,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from domain.engine.bots import Bot, BotFactory, Seen
 from domain.engine.events import Viewer
-from domain.engine.playout import Sim, step
+from domain.engine.playout import Sim, fresh_seed, playout, step
 from domain.engine.rng import Rng
 from domain.engine.scoring import Wire
 
@@ -74,7 +75,7 @@ class Rollouts:
         results: list[list[float]] = [[] for _ in picked]
         for _ in range(draws):
             game = seen.ruleset.determinize(seen.knowledge, seen.seat, rng)
-            seeds = (rng.next64().to_bytes(8, "big") * 4, rng.next64().to_bytes(8, "big") * 4)
+            seeds = (fresh_seed(rng), fresh_seed(rng))
             for result, i in zip(results, picked):
                 result.append(self.rollout(seen, game, legal[i], seeds))
         return legal[picked[clear_lead(results, self.z)]]
@@ -89,14 +90,7 @@ class Rollouts:
         """The seat's side's result when `command` is played on `game` and greedy plays on."""
         ruleset, side = seen.ruleset, seen.sides[seen.seat]
         sim = step(ruleset, Sim(game, 0, seeds[0]), seen.seat, command)
-        policy, rng = self.policy(), Rng(seeds[1])
-        for _ in range(self.depth):
-            waiting = ruleset.awaiting(sim.game) if sim.outcome is None else None
-            if not waiting:
-                break
-            seat = min(waiting)
-            legal = ruleset.legal_commands(sim.game, seat)
-            sim = step(ruleset, sim, seat, played(policy, ruleset, sim.game, seat, legal, rng))
+        sim, _ = playout(ruleset, sim, Rng(seeds[1]), partial(played, self.policy(), ruleset), self.depth)
         if sim.outcome is not None:
             winner = sim.outcome.winner
             return 0.5 if winner is None else float(winner == side)

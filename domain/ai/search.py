@@ -41,7 +41,7 @@ import msgspec
 
 from domain.ai.rollouts import Evaluate, Rollouts
 from domain.engine.bots import Bot, Seen
-from domain.engine.playout import Sim, playout, step, uniform
+from domain.engine.playout import Sim, fresh_seed, playout, step, uniform
 from domain.engine.rng import Rng
 from domain.engine.scoring import Wire, best
 from domain.engine.table import MAX_ITERATIONS
@@ -172,7 +172,7 @@ class Search:
     def iterate(self) -> None:
         ruleset, rng = self.seen.ruleset, self.rng
         game = ruleset.determinize(self.seen.knowledge, self.seen.seat, rng)
-        sim = Sim(game, 0, rng.next64().to_bytes(8, "big") * 4)
+        sim = Sim(game, 0, fresh_seed(rng))
         node, path = self.root, [self.root]
         while sim.outcome is None:
             waiting = ruleset.awaiting(sim.game)

@@ -61,6 +61,12 @@ def step(ruleset: Ruleset[Any], sim: Sim, seat: str, command: Command) -> Sim:
 Chooser = Callable[[Any, str, Sequence[Command], Rng], Command]
 
 
+def fresh_seed(rng: Rng) -> bytes:
+    """A seed for the rules' draws of a playout, drawn from a bot's RNG: a seat never knows
+    the battle's own, so a search plays each playout from one of its own."""
+    return rng.next64().to_bytes(8, "big") * 4
+
+
 def uniform(game: Any, seat: str, legal: Sequence[Command], rng: Rng) -> Command:
     """The random playout policy: any legal command, each as likely (the `random` bot's choice)."""
     return rng.choice(legal)
