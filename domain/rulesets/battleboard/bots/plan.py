@@ -80,6 +80,8 @@ class Board:
         self._enemies: dict[str, list[Unit]] = {}
         self._held: dict[str, set[Pos]] = {}
         self._walks: dict[tuple[str, Pos, int], dict[Pos, int]] = {}
+        self._entries: dict[tuple[str, bool], dict[Pos, int]] = {}
+        self._walkable: dict[str, dict[Pos, int]] = {}
         self._attacks: dict[str, list[Action]] = {}
         self._tables: dict[tuple[object, ...], Mapping[Pos, Pos]] = {}
 
@@ -120,17 +122,30 @@ class Board:
     def step_cost(self, me: Unit, frm: Pos, to: Pos, through: bool = False) -> int | None:
         """Movement points for `me` to step from `frm` onto `to` (seed 002, Terrain and Zone of
         Control), or None where it may not; `through`: a charge passes enemies."""
-        kind = self.lay.terrain.get(to)
-        flying = moves_as(me, "flight")
-        if kind is None or kind == "barrier" or (kind == "challenging" and not (flying or me["lifted"])):
+        cost = self.entries(me, through).get(to)
+        if cost is None:
             return None
-        if not through and to in self.enemy_cells(me):
-            return None
-        swims = flying or moves_as(me, "swimming")
-        cost = 1 + (kind == "difficult" and not flying) + (kind == "liquid" and not swims)
-        if self.lay.level[to] > self.lay.level[frm] and not flying:
-            cost += 1 if moves_as(me, "climbing") else 2
-        return cost + self.zones(me).get(to, 0)
+        return cost + self.climb(me) if self.lay.level[to] > self.lay.level[frm] else cost
+
+    def entries(self, me: Unit, through: bool = False) -> Mapping[Pos, int]:
+        """What stepping onto each cell `me` may step onto costs it before any climb: terrain
+        and zones of control (not an enemy's cell, unless a charge passes through)."""
+        key = (me["id"], through)
+        found = self._entries.get(key)
+        if found is None:
+            flying = moves_as(me, "flight")
+            swims = flying or moves_as(me, "swimming")
+            held = () if through else self.enemy_cells(me)
+            zones = self.zones(me)
+            found = self._entries[key] = {
+                to: 1 + (kind == "difficult" and not flying) + (kind == "liquid" and not swims) + zones.get(to, 0)
+                for to, kind in self.lay.terrain.items()
+                if kind != "barrier" and (kind != "challenging" or flying or me["lifted"]) and to not in held}
+        return found
+
+    def climb(self, me: Unit) -> int:
+        """The points a step up a level adds (Elevated Terrain): none flying, 1 climbing, else 2."""
+        return 0 if moves_as(me, "flight") else 1 if moves_as(me, "climbing") else 2
 
     def walk(self, me: Unit, start: Pos, mp: int) -> dict[Pos, int]:
         """The cells `me` can walk to from `start` on `mp` movement points, with the least each
@@ -141,20 +156,31 @@ class Board:
         if kept is not None:
             return kept
         found = self._walks[key] = {start: 0}
+        steps, climb, level = self.walkable(me), self.climb(me), self.lay.level
         queue = [(0, start)]
         while queue:
             spent, here = heapq.heappop(queue)
             if spent > found.get(here, spent):
                 continue
             for to in self.lay.neighbours_of(here):
-                cost = self.step_cost(me, here, to)
-                if cost is not None and self.lay.terrain[to] == "hazardous":
-                    cost = cost + HAZARD_STEP if tokens(me) > 1 else None
-                if cost is None or spent + cost > mp:
+                cost = steps.get(to)
+                if cost is None:
                     continue
-                if spent + cost < found.get(to, mp + 1):
-                    found[to] = spent + cost
-                    heapq.heappush(queue, (spent + cost, to))
+                cost += spent + (climb if level[to] > level[here] else 0)
+                if cost <= mp and cost < found.get(to, mp + 1):
+                    found[to] = cost
+                    heapq.heappush(queue, (cost, to))
+        return found
+
+    def walkable(self, me: Unit) -> Mapping[Pos, int]:
+        """`entries` as a walk prices them: hazardous terrain `HAZARD_STEP` more, and never on
+        the last token."""
+        found = self._walkable.get(me["id"])
+        if found is None:
+            spare = tokens(me) > 1
+            found = self._walkable[me["id"]] = {
+                to: cost + HAZARD_STEP if self.lay.terrain[to] == "hazardous" else cost
+                for to, cost in self.entries(me).items() if spare or self.lay.terrain[to] != "hazardous"}
         return found
 
     # --- attacks ---
@@ -167,6 +193,13 @@ class Board:
     def harm(self, me: Unit, action: Action, target: Unit, lost: int) -> float:
         """The tokens `action` is expected to take from `target`, counting its effects, and what
         finishing a combatant low on tokens is worth."""
+        key = ("harm", me["id"], action.id, target["id"], lost)
+        found = self._values.get(key)
+        if found is None:
+            found = self._values[key] = self._harm(me, action, target, lost)
+        return found
+
+    def _harm(self, me: Unit, action: Action, target: Unit, lost: int) -> float:
         assert action.dice is not None
         n, m, k = parse_dice(action.dice)
         p = self.params
