@@ -149,19 +149,22 @@ def remembered(unit: Combatant, key: Hashable, compute: Callable[[], T]) -> T:
 
 
 class Mover:
-    """What pricing one combatant's steps reads, read once: its movement types, the cells it may
-    not enter and the zones of control it pays for (`mover` and `lone_mover` choose them)."""
+    """What pricing one combatant's steps reads, read once: its movement types (`moves_as`), the
+    cells it may not enter and the zones of control it pays for (`mover` and `lone_mover` choose
+    them for the rules; the bots' board, from a seat's view)."""
 
-    __slots__ = ("terrain", "level", "blocked", "zones", "flying", "swimming", "climbing", "lifted")
+    __slots__ = ("terrain", "level", "blocked", "zones", "flying", "swimming", "lifted", "climb")
 
-    def __init__(self, lay: Layout, unit: Combatant, blocked: Container[Pos | None], zones: Mapping[Pos, int]):
+    def __init__(self, lay: Layout, moves_as: Callable[[str], bool], lifted: bool, blocked: Container[Pos | None],
+                 zones: Mapping[Pos, int]):
         self.terrain, self.level = lay.terrain, lay.level
-        self.flying = unit.moves_as("flight")
-        self.swimming = unit.moves_as("swimming")
-        self.climbing = unit.moves_as("climbing")
-        self.lifted = unit.lifted
+        self.flying = moves_as("flight")
+        self.swimming = moves_as("swimming")
+        self.lifted = lifted
         self.blocked = blocked
         self.zones = zones
+        # the points a step up a level adds (Elevated Terrain)
+        self.climb = 0 if self.flying else 1 if moves_as("climbing") else 2
 
     def cost(self, frm: Pos, to: Pos) -> int | None:
         """Movement points to step from `frm` onto the next cell `to`, or None where it may not."""
@@ -176,8 +179,8 @@ class Mover:
             cost += 1
         if kind == "liquid" and not (flying or self.swimming):
             cost += 1
-        if self.level[to] > self.level[frm] and not flying:
-            cost += 1 if self.climbing else 2
+        if self.level[to] > self.level[frm]:
+            cost += self.climb
         return cost + self.zones.get(to, 0)
 
 
@@ -186,7 +189,7 @@ def mover(r: Reading, unit: Combatant, through_enemies: bool = False) -> Mover:
     (unless it moves through them), and it pays their zones of control (none with Bull Rush;
     only flying enemies' for a flyer)."""
     zones = {} if unit.moves_as("bull_rush") else r.zones(unit.side, unit.moves_as("flight"))
-    return Mover(r.layout, unit, set() if through_enemies else r.enemy_cells(unit.side), zones)
+    return Mover(r.layout, unit.moves_as, unit.lifted, set() if through_enemies else r.enemy_cells(unit.side), zones)
 
 
 def lone_mover(lay: Layout, enemies: tuple[tuple[str, Pos | None, bool], ...], unit: Combatant, to: Pos) -> Mover:
@@ -201,4 +204,4 @@ def lone_mover(lay: Layout, enemies: tuple[tuple[str, Pos | None, bool], ...], u
         for _, cell, flies in enemies:
             if cell is not None and (flies or not flying) and (col - cell[0], row - cell[1]) in ZONE:
                 covering += 1
-    return Mover(lay, unit, {cell for _, cell, _ in enemies}, {to: covering})
+    return Mover(lay, unit.moves_as, unit.lifted, {cell for _, cell, _ in enemies}, {to: covering})

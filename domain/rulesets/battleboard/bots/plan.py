@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from math import comb
 from typing import Any
 
 from ..attack import parse_dice
 from ..content import Action, content
 from ..layout import Layout, grid, layout_of
+from ..reading import Mover
 
 Pos = tuple[int, int]
 Unit = Mapping[str, Any]
@@ -80,7 +81,7 @@ class Board:
         self._enemies: dict[str, list[Unit]] = {}
         self._held: dict[str, set[Pos]] = {}
         self._walks: dict[tuple[str, Pos, int], dict[Pos, int]] = {}
-        self._entries: dict[tuple[str, bool], dict[Pos, int]] = {}
+        self._movers: dict[tuple[str, bool], Mover] = {}
         self._walkable: dict[str, dict[Pos, int]] = {}
         self._attacks: dict[str, list[Action]] = {}
         self._tables: dict[tuple[object, ...], Mapping[Pos, Pos]] = {}
@@ -122,30 +123,17 @@ class Board:
     def step_cost(self, me: Unit, frm: Pos, to: Pos, through: bool = False) -> int | None:
         """Movement points for `me` to step from `frm` onto `to` (seed 002, Terrain and Zone of
         Control), or None where it may not; `through`: a charge passes enemies."""
-        cost = self.entries(me, through).get(to)
-        if cost is None:
-            return None
-        return cost + self.climb(me) if self.lay.level[to] > self.lay.level[frm] else cost
+        return self.mover(me, through).cost(frm, to)
 
-    def entries(self, me: Unit, through: bool = False) -> Mapping[Pos, int]:
-        """What stepping onto each cell `me` may step onto costs it before any climb: terrain
-        and zones of control (not an enemy's cell, unless a charge passes through)."""
+    def mover(self, me: Unit, through: bool = False) -> Mover:
+        """`me`'s steps priced as the rules price them (`reading.Mover`): enemies' cells barred
+        unless a charge passes through, their zones of control paid."""
         key = (me["id"], through)
-        found = self._entries.get(key)
+        found = self._movers.get(key)
         if found is None:
-            flying = moves_as(me, "flight")
-            swims = flying or moves_as(me, "swimming")
             held = () if through else self.enemy_cells(me)
-            zones = self.zones(me)
-            found = self._entries[key] = {
-                to: 1 + (kind == "difficult" and not flying) + (kind == "liquid" and not swims) + zones.get(to, 0)
-                for to, kind in self.lay.terrain.items()
-                if kind != "barrier" and (kind != "challenging" or flying or me["lifted"]) and to not in held}
+            found = self._movers[key] = Mover(self.lay, partial(moves_as, me), me["lifted"], held, self.zones(me))
         return found
-
-    def climb(self, me: Unit) -> int:
-        """The points a step up a level adds (Elevated Terrain): none flying, 1 climbing, else 2."""
-        return 0 if moves_as(me, "flight") else 1 if moves_as(me, "climbing") else 2
 
     def walk(self, me: Unit, start: Pos, mp: int) -> dict[Pos, int]:
         """The cells `me` can walk to from `start` on `mp` movement points, with the least each
@@ -156,7 +144,7 @@ class Board:
         if kept is not None:
             return kept
         found = self._walks[key] = {start: 0}
-        steps, climb, level = self.walkable(me), self.climb(me), self.lay.level
+        steps, climb, level = self.walkable(me), self.mover(me).climb, self.lay.level
         queue = [(0, start)]
         while queue:
             spent, here = heapq.heappop(queue)
@@ -173,14 +161,15 @@ class Board:
         return found
 
     def walkable(self, me: Unit) -> Mapping[Pos, int]:
-        """`entries` as a walk prices them: hazardous terrain `HAZARD_STEP` more, and never on
-        the last token."""
+        """What a walk pays to enter each cell it may, before any climb (a step from a cell of
+        the same level): hazardous terrain `HAZARD_STEP` more, and never on the last token."""
         found = self._walkable.get(me["id"])
         if found is None:
-            spare = tokens(me) > 1
+            priced, spare, terrain = self.mover(me), tokens(me) > 1, self.lay.terrain
             found = self._walkable[me["id"]] = {
-                to: cost + HAZARD_STEP if self.lay.terrain[to] == "hazardous" else cost
-                for to, cost in self.entries(me).items() if spare or self.lay.terrain[to] != "hazardous"}
+                to: cost + HAZARD_STEP if terrain[to] == "hazardous" else cost
+                for to in terrain if (cost := priced.cost(to, to)) is not None
+                and (spare or terrain[to] != "hazardous")}
         return found
 
     # --- attacks ---
