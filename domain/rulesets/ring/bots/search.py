@@ -15,15 +15,19 @@ sides' difference.
 The search plays what a short playout can judge and leaves the rest to greedy:
 - the team pick, whose worth shows only turns later among up to 210 teams, is greedy's
   counter-pick (`matchup.py`), read from the seat's view of its knowledge (`team_pick`);
-- in battle, only the `SHORTLIST` commands greedy rates best are searched, so that each of
-  the 200 iterations' playouts tells them apart (spread over some 25 commands they did not);
-- it plays greedy's first unless another command won clearly more a playout (`ANCHOR`
-  standard errors of the difference), so that two commands the playouts cannot tell apart do
-  not trade greedy's choice for a coin toss;
-- the search is flat (`tree=False`): UCB1 over the root's commands, the rest the playout's.
-  A tree below the root would, in 200 iterations, only try each command there once, at
-  random, before the playout: the rest of the turn would be random moves.
-Every other decision (the Ring pick, a forced swap, the battlefield) is searched whole.
+- a battle turn's command is rolled out (`domain.ai.rollouts`): greedy's choice and the
+  `CANDIDATES - 1` it rates next are each played from the same `DRAWS` draws of the seat's
+  knowledge by greedy on both seats, for `ROLLOUT_DEPTH` commands (the rest of the turn and
+  the other side's reply), then scored by `evaluate`; greedy's is kept unless another won
+  more by `ANCHOR` standard errors of the paired difference. Greedy's own play through the
+  reply judges a command better than this module's cheap playouts, which miss greedy's
+  choice in one decision in four: flat UCB1 over the same commands with those playouts,
+  anchored alike, won 65.8% of 120 battles against greedy, the rollouts 71.7% of 120
+  (README, "The battle turns rolled out");
+- every other decision (the Ring pick, a forced swap, the battlefield) is searched whole,
+  flat (`tree=False`): UCB1 over the root's commands, the rest the playout's. A tree below
+  the root would, in 200 iterations, only try each command there once, at random, before
+  the playout: the rest of the turn would be random moves.
 """
 from __future__ import annotations
 
@@ -31,7 +35,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.ai.search import Rated, Shortlist, Tuning, chosen_by
+from domain.ai.rollouts import Rollouts
+from domain.ai.search import Rated, Tuning, chosen_by
 from domain.engine.bots import Seen
 from domain.engine.rng import Rng
 from domain.engine.scoring import Wire
@@ -184,12 +189,16 @@ def hit_points(s: Ring, user: Fighter | None, ability: Ability, do: str, power: 
     return dealt
 
 
-SHORTLIST = 4               # the battle commands greedy rates best, the only ones searched
-ANCHOR = 2.0                # greedy's first is played unless the search's best beats it by this many standard errors
+# the battle turns' rollouts (`domain.ai.rollouts`)
+CANDIDATES = 4              # greedy's choice and the three it rates next
+DRAWS = 16                  # draws of the seat's knowledge, each candidate played from every one
+ROLLOUT_DEPTH = 40          # commands after the candidate: the rest of the turn and the reply
+ANCHOR = 2.0                # greedy's choice is played unless another beats it by this many standard errors
 
 
-def moving(s: Ring) -> bool:
+def moving(seen: Seen) -> bool:
     """A battle turn's free choice: not a forced swap, and not before the battle."""
+    s = seen.knowledge
     return s.phase == "battle" and not s.swap_required
 
 
@@ -205,4 +214,5 @@ def team_pick(seen: Seen, legal: Sequence[Any], rng: Rng) -> Any:
 
 
 TUNING = Tuning(depth=12, evaluate=evaluate, playout=Rated(worth, RANDOM_MOVE, in_battle), exploration=0.15,
-                tree=False, shortlist=Shortlist(rate, SHORTLIST, moving), anchor=ANCHOR, prepared=team_pick)
+                tree=False, prepared=team_pick,
+                rollouts=Rollouts(ValuePolicy, rate, evaluate, CANDIDATES, DRAWS, ROLLOUT_DEPTH, ANCHOR, when=moving))
