@@ -165,8 +165,13 @@ def bootstrap(settings: Settings | None = None, *, now_ms: Callable[[], int] = w
     """The services `settings` describe; `now_ms` is the wall clock of every battle's clock
     (tests inject their own)."""
     settings = settings or Settings.from_env()
-    views = view_store(settings)
+    # The log first: a database that cannot be opened is named as the database.
     battles = Battles(settings.database_url, cache_size=settings.state_cache, now_ms=now_ms)
+    try:
+        views = view_store(settings)
+    except BaseException:
+        battles.close()
+        raise
     live = LiveHub(settings.redis_url, prefix=settings.redis_prefix, outbox_batches=settings.stream_outbox,
                    send_seconds=settings.stream_send_seconds)
     battles.committed.append(live.publish)

@@ -27,6 +27,7 @@ from typing import Any, assert_never
 
 import orjson
 
+from domain.engine.errors import InvalidInput
 from domain.sqlite_store import use_wal
 
 from .ops import HDel, HSet, LSetLast, Op, RPush, SetKey, ZAdd, ZRem
@@ -94,10 +95,13 @@ class SqliteViewStore(ViewStore):
         self._batch_thread: int | None = None
         self._depth = 0
         self._pending: Pending | None = None      # the open batch's writes
-        self._writer = self._connect()
-        with self._lock:
-            for statement in SCHEMA:
-                self._writer.execute(statement)
+        try:
+            self._writer = self._connect()
+            with self._lock:
+                for statement in SCHEMA:
+                    self._writer.execute(statement)
+        except sqlite3.Error as exc:        # a folder that does not exist, a file that is not SQLite
+            raise InvalidInput("views", f"cannot open the SQLite file {path}: {exc}") from None
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_MS / 1000)

@@ -1,5 +1,6 @@
 """`ringside serve` announces itself only once it listens and its startup has completed; a busy
-port or an unreachable database ends in one `error:` line and no announcement.
+port, an unreachable database or a SQLite file that cannot be opened ends in one `error:` line
+and no announcement.
 
 Each test runs the installed script in its own process: `serve` configures uvicorn's logging,
 sets the database and Redis URLs in the environment, and serves until it is stopped."""
@@ -39,6 +40,15 @@ def test_an_unreachable_database(tmp_path, workers):
     # The first connection is the one that takes the schema lock (domain/store.py), and says why it failed.
     assert assert_clean_error(done) == ('error: database: connection failed: connection to server at "127.0.0.1", '
                                         'port 1 failed: Connection refused')
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_sqlite_file_in_a_folder_that_does_not_exist(tmp_path, workers):
+    done = run_subprocess("serve", "--port", str(free_port()), "--workers", workers, "--db", "sqlite:///missing/s.db",
+                          cwd=tmp_path, timeout=30)
+    assert done.stdout == ""
+    # One process or several, the database is named first (the views share its file).
+    assert assert_clean_error(done) == "error: database: unable to open database file"
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])

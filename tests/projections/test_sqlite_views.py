@@ -5,6 +5,7 @@ import threading
 
 import pytest
 
+from domain.engine.errors import InvalidInput
 from projections.ops import HSet, RPush, SetKey, ZAdd
 from projections.sqlite_views import SqliteViewStore
 from tests.storage.helpers import at_once
@@ -88,3 +89,14 @@ def test_stores_opened_at_once_on_a_new_file_all_open(tmp_path):
     # then every one opened: none was refused with "database is locked" while another
     # switched the new file to WAL
     assert failures == []
+
+
+@pytest.mark.parametrize("where", ["missing/views.db", "not-sqlite.db"])
+def test_a_file_that_cannot_be_opened_is_a_clear_error(tmp_path, where):
+    # given a folder that does not exist, or a file that is not SQLite
+    (tmp_path / "not-sqlite.db").write_bytes(b"not a database, " * 64)
+    path = str(tmp_path / where)
+    # then the store names the file and why, as an input error (one line on the command line)
+    with pytest.raises(InvalidInput) as raised:
+        SqliteViewStore(path)
+    assert raised.value.message.startswith(f"views: cannot open the SQLite file {path}: ")
