@@ -47,7 +47,7 @@ def test_a_sqlite_file_in_a_folder_that_does_not_exist(tmp_path, workers):
     done = run_subprocess("serve", "--port", str(free_port()), "--workers", workers, "--db", "sqlite:///missing/s.db",
                           cwd=tmp_path, timeout=30)
     assert done.stdout == ""
-    # One process or several, the database is named first (the views share its file).
+    # One process or several, the database is named first (the views' file would sit beside it).
     assert assert_clean_error(done) == "error: database: unable to open database file"
 
 
