@@ -8,7 +8,7 @@ chained, hashed or encoded, and the battle-level state is not rebuilt for every 
 `Sim` is what a playout carries: the game, the seq the log would have reached (so that every
 batch draws from the cursor the full path would), the seed and the outcome. `sim_of` starts
 one from any `BattleState`; `step` and `playout` go on from it. The state `step` reaches is
-the full path's own (`tests/engine/test_playout.py` checks that over thousands of random
+the full path's own (`tests/conformance/playout_contract.py` checks that over thousands of random
 steps in every ruleset), so a search can trust what it finds.
 
 Commands are trusted: `step` takes a `Command` the rules listed as legal for an awaited seat,
