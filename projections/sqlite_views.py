@@ -101,13 +101,18 @@ class SqliteViewStore(ViewStore):
                 for statement in SCHEMA:
                     self._writer.execute(statement)
         except sqlite3.Error as exc:        # a folder that does not exist, a file that is not SQLite
+            self.close()
             raise InvalidInput("views", f"cannot open the SQLite file {path}: {exc}") from None
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_MS / 1000)
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
-        use_wal(conn, BUSY_MS)
-        conn.execute("PRAGMA synchronous = NORMAL")
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+            use_wal(conn, BUSY_MS)
+            conn.execute("PRAGMA synchronous = NORMAL")
+        except BaseException:
+            conn.close()
+            raise
         with self._opened:
             self._connections.append(conn)
         return conn

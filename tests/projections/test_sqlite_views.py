@@ -1,6 +1,7 @@
 """The SQLite view store: a batch is one transaction, and other connections see only commits."""
 from __future__ import annotations
 
+import sqlite3
 import threading
 
 import pytest
@@ -92,11 +93,22 @@ def test_stores_opened_at_once_on_a_new_file_all_open(tmp_path):
 
 
 @pytest.mark.parametrize("where", ["missing/views.db", "not-sqlite.db"])
-def test_a_file_that_cannot_be_opened_is_a_clear_error(tmp_path, where):
+def test_a_file_that_cannot_be_opened_is_a_clear_error(tmp_path, where, monkeypatch):
     # given a folder that does not exist, or a file that is not SQLite
     (tmp_path / "not-sqlite.db").write_bytes(b"not a database, " * 64)
     path = str(tmp_path / where)
+    opened: list[sqlite3.Connection] = []
+    connect = sqlite3.connect
+
+    def counted(*args, **kwargs):
+        opened.append(connect(*args, **kwargs))
+        return opened[-1]
+    monkeypatch.setattr(sqlite3, "connect", counted)
     # then the store names the file and why, as an input error (one line on the command line)
     with pytest.raises(InvalidInput) as raised:
         SqliteViewStore(path)
     assert raised.value.message.startswith(f"views: cannot open the SQLite file {path}: ")
+    # and leaves no connection open behind it
+    for conn in opened:
+        with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+            conn.execute("SELECT 1")
