@@ -222,6 +222,8 @@ def assert_combatants(page, view: dict, content: dict) -> None:
             assert u["rank"] in card.locator(".bb-rank").text_content()
         assert card.locator(".bb-pip.untapped").count() == u["untapped"], u["id"]
         assert card.locator(".bb-pip.tapped").count() == u["tapped"], u["id"]
+        if u.get("untaps_left") is not None:
+            assert f"{u['untaps_left']} more may be untapped this round" in card.get_attribute("title"), u["id"]
         chips = card.locator(".bb-effect").evaluate_all(
             "cs => cs.map(c => [c.dataset.kind, c.querySelector('.bb-effect-name').textContent,"
             " c.querySelector('.bb-effect-n').textContent])")

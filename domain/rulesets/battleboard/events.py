@@ -9,7 +9,7 @@ from domain.engine.events import Event, secret
 from domain.engine.in_force import with_older
 
 from . import commands as cmd
-from .state import Rules
+from .state import Params, Rules
 
 # An action event leads with the acting seat, then repeats its command's fields, taken from the
 # command's field base, then adds what the rules decided. Each echo base below declares the
@@ -41,7 +41,7 @@ class _DefendEcho(cmd.DefendFields, frozen=True, kw_only=False, gc=False):
 class BattleboardStarted(Event, frozen=True, kw_only=True):
     """The battle's params and rule choices, the map, and every combatant's sheet."""
     TOPIC = "battleboard.Started"
-    class_version = 2
+    class_version = 3
     params: dict[str, Any]
     rules: dict[str, Any]
     map: str
@@ -52,6 +52,12 @@ class BattleboardStarted(Event, frozen=True, kw_only=True):
     def upcast_v1_v2(data: dict[str, Any]) -> dict[str, Any]:
         """Battleboard 1.0.0 recorded no rule choices: it played each one's older value."""
         return {**data, "rules": with_older(Rules, {})}
+
+    @staticmethod
+    def upcast_v2_v3(data: dict[str, Any]) -> dict[str, Any]:
+        """Battleboard 1.2.0 and before had no `untaps_per_round` nor `fatigue_round`: untapping
+        had no limit and no end."""
+        return {**data, "params": with_older(Params, data["params"])}
 
 
 class InitiativeRolled(Event, frozen=True, kw_only=True):

@@ -76,7 +76,8 @@ def _(e: ev.TurnBegan, s: Battleboard) -> Battleboard:
 def _(e: ev.Readied, s: Battleboard) -> Battleboard:
     u = s.units[e.unit]
     u = replace(u, mp=e.mp, focus=e.focus, slots=e.slots, teleport_left=e.teleport, origin=u.cell,
-                path=(u.cell,) if u.cell else (), taken=(), kinds=(), doubled=False, granted=(), lifted=False)
+                path=(u.cell,) if u.cell else (), taken=(), kinds=(), doubled=False, granted=(), lifted=False,
+                mended=0)
     return s.with_unit(u)       # `_unit` without its keyword dict, for the events of every turn
 
 
@@ -165,7 +166,7 @@ def _(e: ev.Defeated, s: Battleboard) -> Battleboard:
 @evolve.on()
 def _(e: ev.Untapped, s: Battleboard) -> Battleboard:
     u = s.units[e.unit]
-    return _unit(s, e.unit, tapped=u.tapped - e.count, untapped=u.untapped + e.count)
+    return _unit(s, e.unit, tapped=u.tapped - e.count, untapped=u.untapped + e.count, mended=u.mended + e.count)
 
 
 @evolve.on()

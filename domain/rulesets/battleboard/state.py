@@ -46,6 +46,14 @@ class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     affinity_points: Annotated[int, Bound(0, 20)] = 6      # ...plus 6 points (and one more a level)
     # not in the seed: a battle still running after this many rounds is a draw
     round_limit: Annotated[int, Bound(1, 100)] = 30
+    # Defense: how many tokens a combatant may have untapped between the starts of its side's
+    # turns, by any action (Recover, Aid, Purify, Scaled Hide); 0 sets no limit, as every release
+    # before 1.3.0 played
+    untaps_per_round: Annotated[int, Bound(0, 10), Older(0)] = 1
+    # not in the seed: from this round on no action untaps a token, so a fight of blows that only
+    # tap against as much mending wears down to an end before `round_limit`; 0: never (every
+    # release before 1.3.0)
+    fatigue_round: Annotated[int, Bound(0, 100), Older(0)] = 20
 
 
 class Rules(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -108,6 +116,7 @@ class Combatant(msgspec.Struct, frozen=True, kw_only=True, weakref=True):
     granted: tuple[str, ...] = ()   # movement types a move action gave for this turn
     teleport_left: int = 0
     lifted: bool = False            # may enter challenging terrain this turn
+    mended: int = 0                 # tokens untapped since its side's turn began
 
     @property
     def tokens_left(self) -> int:
@@ -173,6 +182,15 @@ class Battleboard(msgspec.Struct, frozen=True, kw_only=True, weakref=True):
     def taking_turn(self, seat: str) -> bool:
         """Whether `seat`'s side is taking its turn and the seat has not ended it."""
         return self.active == side_of_seat(seat) and seat not in self.done
+
+    def untaps_left(self, key: str) -> int | None:
+        """How many more of its tokens combatant `key` may have untapped before its side's next
+        turn begins (`Params.untaps_per_round`; none from `fatigue_round` on); None when there
+        is no limit."""
+        fatigue, limit = self.params.fatigue_round, self.params.untaps_per_round
+        if fatigue and self.round >= fatigue:
+            return 0
+        return None if limit == 0 else max(0, limit - self.units[key].mended)
 
 
 

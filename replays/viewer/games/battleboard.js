@@ -263,7 +263,8 @@ function unitTitle(u, ctx) {
       : u.defeated ? "defeated" : "not on the board",
     `speed ${u.speed ?? "?"} · evasion ${u.evasion ?? "?"} · defense ${u.defense ?? "?"}`
       + ` · resilience ${u.resilience ?? "?"}`,
-    `defense tokens: ${count(u.untapped)} untapped, ${count(u.tapped)} tapped`];
+    `defense tokens: ${count(u.untapped)} untapped, ${count(u.tapped)} tapped`
+      + (Number.isInteger(u.untaps_left) ? ` · ${u.untaps_left} more may be untapped this round` : "")];
   if (u.focus_stat || u.focus) lines.push(`focus ${u.focus ?? 0} (gains ${u.focus_stat ?? 0} a round)`);
   if (u.energy_stat || u.energy) lines.push(`energy ${u.energy ?? 0} (of ${u.energy_stat ?? 0})`);
   if (count(u.mp)) lines.push(`movement points ${u.mp}`);

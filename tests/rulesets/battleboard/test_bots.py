@@ -10,6 +10,8 @@ from msgspec.structs import replace
 from domain.engine.events import Viewer
 from domain.rulesets.battleboard import RULESET
 from domain.rulesets.battleboard.bots.greedy import ADVANCE, FOLLOW_UP, score
+from domain.rulesets.battleboard.bots.search import worth
+from domain.rulesets.battleboard.commands import Act
 from domain.rulesets.battleboard.turns import free_cells
 
 from .given import battle, legal, unit
@@ -66,6 +68,19 @@ def test_a_charge_comes_first_while_a_double_down_is_left_for_another_attack():
     assert round(ranked[("charge", (2, 1))] - alone[("charge", (2, 1))], 6) == FOLLOW_UP
     # and it comes before the Strike
     assert ranked[("charge", (2, 1))] > ranked[("strike", ())]
+
+
+def test_the_bots_value_an_aid_only_for_an_ally_that_may_still_be_untapped():
+    # given h2 and h3 each have 2 tapped tokens next to h1 (Aid); h2 has had its 1 untap this
+    # round (untaps_per_round 1), h3 none
+    state = battle(unit("h1", (2, 1), actions=("aid",)), unit("h2", (1, 1), tapped=2, untapped=1, mended=1),
+                   unit("h3", (3, 1), tapped=2, untapped=1), unit("f1", (2, 5)))
+    ranked = {tuple(w["targets"]): s for s, w in scored(state, "h1") if w.get("action") == "aid"}
+    # when the bot rates its Aids, then h3's is worth one token more than h2's, which untaps none
+    assert round(ranked[("h3",)] - ranked[("h2",)], 6) == 1.0
+    # and the search's playouts, rating from the state, weigh them alike
+    aid = {t: worth(state, "h1", Act(unit="h1", action="aid", targets=(t,))) for t in ("h2", "h3")}
+    assert round(aid["h3"] - aid["h2"], 6) == 1.0
 
 
 def test_greedy_ends_its_turn_out_of_the_enemys_reach():

@@ -113,8 +113,9 @@ def _act_worth(b: Board, me: Unit, action: Action, cmd: Mapping[str, Any]) -> fl
     if action.kind == "move":
         return max(0.1, _boost_score(b, me, _extra_movement(action))) - cost(action)
     target = b.units[(cmd.get("targets") or [me["id"]])[0]]
-    return support_worth(action, target["tapped"], target["resilience"] - target["untapped"] - target["tapped"]) \
-        - cost(action)
+    left = target["untaps_left"]
+    mendable = target["tapped"] if left is None else min(target["tapped"], left)
+    return support_worth(action, mendable, target["resilience"] - target["untapped"] - target["tapped"]) - cost(action)
 
 
 def _follow_up(b: Board, me: Unit, action: Action) -> float:
