@@ -83,18 +83,21 @@ def test_the_keepers_thread_wakes_at_a_real_deadline(sqlite_url: str) -> None:
 
 def test_a_late_command_is_refused_and_appends_nothing_then_the_keeper_appends_the_timeout(battles: Battles,
                                                                                            clock: Clock) -> None:
+    # The refusal is the battle's own clock, so no keeper runs until it is checked: a keeper's
+    # thread, woken by the battle's creation, could otherwise time the battle out first.
+    bid = create(battles)
+    before = battles.load(bid).seq
+    clock.advance(61_000)
+    # when p2's command arrives at its deadline plus grace
+    with pytest.raises(TimeOut) as refused:
+        battles.submit(bid, "p2", battles.legal(bid, "p2")[0])
+    # then it is refused as time_out, and nothing is appended
+    assert refused.value.code == "time_out"
+    assert battles.load(bid).seq == before
+    # and the keeper appends the timeout as a batch of its own (its thread or this call)
     with running(battles, sweep_seconds=QUIET) as keeper:
-        bid = create(battles)
-        before = battles.load(bid).seq
-        clock.advance(61_000)
-        # when p2's command arrives at its deadline plus grace
-        with pytest.raises(TimeOut) as refused:
-            battles.submit(bid, "p2", battles.legal(bid, "p2")[0])
-        # then it is refused as time_out, and nothing is appended
-        assert refused.value.code == "time_out"
-        assert battles.load(bid).seq == before
-        # and the keeper appends the timeout as a batch of its own
         keeper.run_due()
+        until(lambda: len(timeouts(battles, bid)) == 1, "the keeper to append the timeout")
         assert topics(battles, bid, after=before) == ["engine.TimedOut", "engine.BattleEnded"]
     verified(battles, bid)
 
