@@ -192,6 +192,14 @@ class Battleboard(msgspec.Struct, frozen=True, kw_only=True, weakref=True):
             return 0
         return None if limit == 0 else max(0, limit - self.units[key].mended)
 
+    def mendable(self, key: str) -> int:
+        """How many of combatant `key`'s tapped tokens an untap may free now."""
+        return mendable(self.units[key].tapped, self.untaps_left(key))
+
+
+def mendable(tapped: int, untaps_left: int | None) -> int:
+    """Of `tapped` tokens, how many may still be untapped (`untaps_left`; None: no limit)."""
+    return tapped if untaps_left is None else min(tapped, untaps_left)
 
 
 def other(side: str) -> str:

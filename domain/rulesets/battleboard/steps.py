@@ -25,8 +25,7 @@ def apply_steps(b: BoardResolver, actor: str, target: str, action: Action) -> No
 
 @STEPS.register("untap")
 def _untap(b: BoardResolver, actor: str, target: str, step: Step) -> None:
-    tapped, left = b.state.units[target].tapped, b.state.untaps_left(target)
-    count = min(step.amount, tapped if left is None else min(tapped, left))
+    count = min(step.amount, b.state.mendable(target))
     if count:
         b.emit(ev.Untapped(unit=target, count=count))
 

@@ -19,6 +19,7 @@ from typing import Any
 from domain.engine.scoring import GreedyPolicy
 
 from ..content import Action, content
+from ..state import mendable
 from .ground import settle
 from .plan import HAZARD_COST, PER_TOKEN, Board, Pos, Unit, board_of, cell, cost, in_area, support_worth
 
@@ -113,9 +114,8 @@ def _act_worth(b: Board, me: Unit, action: Action, cmd: Mapping[str, Any]) -> fl
     if action.kind == "move":
         return max(0.1, _boost_score(b, me, _extra_movement(action))) - cost(action)
     target = b.units[(cmd.get("targets") or [me["id"]])[0]]
-    left = target["untaps_left"]
-    mendable = target["tapped"] if left is None else min(target["tapped"], left)
-    return support_worth(action, mendable, target["resilience"] - target["untapped"] - target["tapped"]) - cost(action)
+    room = target["resilience"] - target["untapped"] - target["tapped"]
+    return support_worth(action, mendable(target["tapped"], target["untaps_left"]), room) - cost(action)
 
 
 def _follow_up(b: Board, me: Unit, action: Action) -> float:

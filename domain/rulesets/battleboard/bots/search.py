@@ -100,9 +100,8 @@ def _act_worth(state: Battleboard, me: Combatant, cmd: Act) -> float:
             gain += max(0.0, hits * m + k - t.defense * 0.5) + 1
         return 1.0 + gain + 0.3 * len(action.effects) + 0.2 * cmd.reroll - cost(action, cmd.reroll)
     target = state.units[(cmd.targets or (me.id,))[0]]
-    left = state.untaps_left(target.id)
-    mendable = target.tapped if left is None else min(target.tapped, left)
-    return support_worth(action, mendable, target.resilience - target.untapped - target.tapped) - cost(action)
+    room = target.resilience - target.untapped - target.tapped
+    return support_worth(action, state.mendable(target.id), room) - cost(action)
 
 
 def rate(view: Mapping[str, Any], wires: Sequence[Mapping[str, Any]]) -> list[float]:
