@@ -391,6 +391,7 @@ MADE_UP = {"battle_id": "b", "ruleset": "battleboard", "seq": 120, "outcome": No
            "state": {"map": "volcanic_ridge", "tiles": TILES, "border": 4,
                      "sections": {"heroes": [0, 3], "foes": [4, 5]},
                      "phase": "turn", "round": 5, "turn": 9, "active": "heroes", "half": False, "first": "foes",
+                     "fatigue": 0,
                      "done": ["h2"], "row_open": 4,
                      "combatants": [
                          combatant("h1", "Aria", "heroes", "character", [1, 3], focus_stat=6, focus=4, energy_stat=3,
@@ -442,7 +443,7 @@ def test_every_terrain_a_boss_a_break_and_null_fields(page, server, content):
     assert "Row 4 is open" in page.locator(".bb-row-open").inner_text()
     facts = page.locator(".bb-turn .fact").evaluate_all(
         "fs => fs.map(f => [f.children[0].textContent, f.children[1].textContent])")
-    assert facts == [["round", "5"], ["first", "Foes"], ["done", "Bram"]]
+    assert facts == [["round", "5"], ["first", "Foes"], ["done", "Bram"]]       # no fatigue before its round
     drake = unit_card(page, "f1")
     assert drake.locator(".bb-rank").text_content() == "♛boss" and "rank-boss" in drake.get_attribute("class")
     assert drake.locator(".bb-defense.many").count() == 1
@@ -472,6 +473,13 @@ def test_every_terrain_a_boss_a_break_and_null_fields(page, server, content):
     assert page.locator(".bb-band-result.band-break").inner_text().lower() == "break"
     assert page.locator('.bb-off-item.defeated[data-unit="h2"] .bb-name').inner_text() == "Bram"
     shot(page, "battleboard-made-up")
+
+    # in round 22 fatigue's toll is 3 (rounds 20, 21 and 22 at fatigue_toll 1): the turn card says so
+    page.evaluate(RENDER, {**MADE_UP, "state": {**MADE_UP["state"], "round": 22, "fatigue": 3}})
+    page.wait_for_selector('.bb-turn .fact:has-text("fatigue")')
+    facts = page.locator(".bb-turn .fact").evaluate_all(
+        "fs => fs.map(f => [f.children[0].textContent, f.children[1].textContent])")
+    assert facts == [["round", "22"], ["first", "Foes"], ["fatigue", "3 tokens tapped a turn"], ["done", "Bram"]]
 
     # once the battle is over, the winning side is named
     won = {"winner": "heroes", "reason": "every combatant of the foes was defeated"}

@@ -41,7 +41,7 @@ class _DefendEcho(cmd.DefendFields, frozen=True, kw_only=False, gc=False):
 class BattleboardStarted(Event, frozen=True, kw_only=True):
     """The battle's params and rule choices, the map, and every combatant's sheet."""
     TOPIC = "battleboard.Started"
-    class_version = 3
+    class_version = 4
     params: dict[str, Any]
     rules: dict[str, Any]
     map: str
@@ -57,6 +57,11 @@ class BattleboardStarted(Event, frozen=True, kw_only=True):
     def upcast_v2_v3(data: dict[str, Any]) -> dict[str, Any]:
         """Battleboard 1.2.0 and before had no `untaps_per_round` nor `fatigue_round`: untapping
         had no limit and no end."""
+        return {**data, "params": with_older(Params, data["params"])}
+
+    @staticmethod
+    def upcast_v3_v4(data: dict[str, Any]) -> dict[str, Any]:
+        """Battleboard 1.3.0 and before had no `fatigue_toll`: fatigue cost no token."""
         return {**data, "params": with_older(Params, data["params"])}
 
 

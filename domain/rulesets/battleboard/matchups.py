@@ -5,7 +5,8 @@ entry is "3 heroes", and the foes' entry (and the cell's name) is the encounter'
 
 `tally` counts how a side used the board: its combatant turns, moves, rows taken, charges
 along a Path, attacks from an elevated cell and moves onto terrain that is not plain, and
-whether it took a row or charged at all in the battle; whether it fielded a combatant with a
+whether it took a row or charged at all in the battle; the tokens fatigue's toll took from it
+(`fatigue taps`), and whether it took any; whether it fielded a combatant with a
 Path action, and whether one of them could charge (a charge was among its legal commands at
 some point of its turns: the battles in which it could)."""
 from __future__ import annotations
@@ -17,7 +18,7 @@ from domain.engine.events import Event
 from domain.engine.ruleset import Matchup
 
 from .content import content
-from .events import BattleboardStarted, Charged, DiceRolled, Moved, Readied, RowTaken
+from .events import BattleboardStarted, Charged, DiceRolled, Moved, Readied, RowTaken, TokenDiscarded, TokenTapped
 from .evolve import evolve
 from .offers import offers
 from .patterns import charges
@@ -50,10 +51,13 @@ def tally(events: Sequence[Event], seats: Sequence[str]) -> dict[str, int]:
             counts["rows taken"] += 1
         elif isinstance(e, Charged) and owner.get(e.unit) in mine:
             counts["path charges"] += 1
+        elif isinstance(e, (TokenTapped, TokenDiscarded)) and e.reason == "fatigue" and owner.get(e.unit) in mine:
+            counts["fatigue taps"] += 1
         elif isinstance(e, DiceRolled) and owner.get(e.attacker) in mine:
             counts["attacks"] += 1
             counts["attacks from elevation"] += board.level(*e.origin) > 0
     counts["battles with a row taken"] = int(counts["rows taken"] > 0)
+    counts["battles with a fatigue tap"] = int(counts["fatigue taps"] > 0)
     counts["battles with a path charge"] = int(counts["path charges"] > 0)
     actions = content().actions
     chargers = {unit["id"] for unit in started.units if owner.get(unit["id"]) in mine

@@ -54,6 +54,11 @@ class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     # tap against as much mending wears down to an end before `round_limit`; 0: never (every
     # release before 1.3.0)
     fatigue_round: Annotated[int, Bound(0, 100), Older(0)] = 20
+    # not in the seed: from `fatigue_round` on, each combatant taps this many tokens at the start
+    # of its side's turn for every round of fatigue so far (1, 2, 3...), so a side that keeps out
+    # of reach still wears down, the one with fewer tokens first; 0: none (every release before
+    # 1.4.0)
+    fatigue_toll: Annotated[int, Bound(0, 10), Older(0)] = 1
 
 
 class Rules(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -191,6 +196,13 @@ class Battleboard(msgspec.Struct, frozen=True, kw_only=True, weakref=True):
         if fatigue and self.round >= fatigue:
             return 0
         return None if limit == 0 else max(0, limit - self.units[key].mended)
+
+    def fatigue(self, number: int | None = None) -> int:
+        """The tokens each combatant taps at the start of its side's turn in round `number`
+        (default: this round): `fatigue_toll` for each round from `fatigue_round` on."""
+        start, toll = self.params.fatigue_round, self.params.fatigue_toll
+        number = self.round if number is None else number
+        return toll * (number - start + 1) if start and number >= start else 0
 
     def mendable(self, key: str) -> int:
         """How many of combatant `key`'s tapped tokens an untap may free now."""

@@ -74,7 +74,7 @@ def begin_turn(b: BoardResolver, side: str, *, half: bool, row_open: int | None)
 
 def ready(b: BoardResolver, key: str, half: bool) -> None:
     """A combatant's start of turn, one token at a time: Heroic first, then Hobbled and Stunned
-    shape the turn, focus comes in, and Poisoned costs a token."""
+    shape the turn, focus comes in, Poisoned costs a token, and fatigue its toll."""
     u = b.state.units[key]
     p = b.state.params
     mp, slots = u.speed, p.half_turn_actions if half else p.actions
@@ -95,6 +95,10 @@ def ready(b: BoardResolver, key: str, half: bool) -> None:
         lose_token(b, key, "poisoned")
         if not b.state.units[key].defeated:
             b.emit(ev.TokenSpent(unit=key, token="poisoned", reason="used"))
+    for _ in range(b.state.fatigue()):          # `Params.fatigue_toll`
+        if b.over or b.state.units[key].defeated:
+            return
+        lose_token(b, key, "fatigue")
 
 
 def focus_at_start(s: Battleboard, u: Combatant) -> int:

@@ -26,6 +26,7 @@ def view(s: Battleboard, viewer: Viewer) -> dict[str, Any]:
         "sections": {side: [rows.start, rows.stop - 1] for side in ("heroes", "foes")
                      if (rows := section_rows(s, side))},
         "phase": s.phase, "round": s.round, "turn": s.turn, "active": s.active, "half": s.half,
+        "fatigue": s.fatigue(),
         "initiative": s.winner, "first": s.first, "arranging": s.arranging,
         "done": list(s.done), "row_open": s.row_open,
         "combatants": [_unit(s, u, sees) for u in s.units.values()],

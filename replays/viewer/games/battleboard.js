@@ -384,6 +384,7 @@ function turnCard(ctx) {
   const facts = [];
   if (Number.isInteger(s.round)) facts.push(fact("round", String(s.round)));
   if (s.first) facts.push(fact("first", sideName(s.first, ctx)));
+  if (s.fatigue > 0) facts.push(fact("fatigue", `${s.fatigue} token${s.fatigue === 1 ? "" : "s"} tapped a turn`));
   if (ctx.done.size) facts.push(fact("done", [...ctx.done].map((seat) => seatName(seat, ctx)).join(", ")));
   return el("section", { class: "bb-card bb-turn", data: { active: active ?? "" } },
     parts,
