@@ -59,10 +59,9 @@ class BattleboardStarted(Event, frozen=True, kw_only=True):
         had no limit and no end."""
         return {**data, "params": with_older(Params, data["params"])}
 
-    @staticmethod
-    def upcast_v3_v4(data: dict[str, Any]) -> dict[str, Any]:
-        """Battleboard 1.3.0 and before had no `fatigue_toll`: fatigue cost no token."""
-        return {**data, "params": with_older(Params, data["params"])}
+    # Battleboard 1.3.0 and before had no `fatigue_toll` (fatigue cost no token): the same
+    # filling of every param a release lacked with its `Older` value
+    upcast_v3_v4 = upcast_v2_v3
 
 
 class InitiativeRolled(Event, frozen=True, kw_only=True):

@@ -197,12 +197,11 @@ class Battleboard(msgspec.Struct, frozen=True, kw_only=True, weakref=True):
             return 0
         return None if limit == 0 else max(0, limit - self.units[key].mended)
 
-    def fatigue(self, number: int | None = None) -> int:
-        """The tokens each combatant taps at the start of its side's turn in round `number`
-        (default: this round): `fatigue_toll` for each round from `fatigue_round` on."""
+    def fatigue(self) -> int:
+        """The tokens each combatant taps at the start of its side's turn this round:
+        `fatigue_toll` for each round from `fatigue_round` on."""
         start, toll = self.params.fatigue_round, self.params.fatigue_toll
-        number = self.round if number is None else number
-        return toll * (number - start + 1) if start and number >= start else 0
+        return toll * (self.round - start + 1) if start and self.round >= start else 0
 
     def mendable(self, key: str) -> int:
         """How many of combatant `key`'s tapped tokens an untap may free now."""
