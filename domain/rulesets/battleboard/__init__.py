@@ -23,7 +23,7 @@ from .state import Battleboard, Params, Rules
 from .view import memory_known, view
 
 RULESET: Ruleset[Battleboard, BattleboardSetup, BattleboardCommand] = register(Ruleset(
-    id="battleboard", version="1.5.0", content=CONTENT, state_type=Battleboard, codec=CODEC,
+    id="battleboard", version="1.6.0", content=CONTENT, state_type=Battleboard, codec=CODEC,
     default_setup=DEFAULT_SETUP,
     setup_schema={
         "heroes": f"1 to 4 heroes (seats h1..h4): a preset ({', '.join(CONTENT.presets)}) or "
