@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.progress import Progress
 
-from domain.balance import Fought, Plan, play_plan, plan, report
+from domain.balance import BattleLog, Fought, Plan, play_plan, plan, report
 from domain.balance.plot import draw
 from domain.engine.ruleset import get_ruleset
 
@@ -38,11 +38,15 @@ def balance(ruleset: str = typer.Option(..., help="Ruleset id."),
                                               "entries (a deck, team, formation or encounter)."),
             out: Path = typer.Option(None, "--out", help="Folder for balance.json, balance.svg and balance.png "
                                                          "(default: balance-<ruleset>/ here)."),
+            jobs: int = typer.Option(1, "--jobs", min=1, max=256, help="Battles played at once, each in its own "
+                                                                       "process: one a core at most."),
+            log: Path = typer.Option(None, "--log", help="A file that keeps each battle as it ends; given again "
+                                                         "with the same run, only the battles it lacks are played."),
             as_json: bool = typer.Option(False, "--json", help="Print the report as JSON.")) -> None:
     """Play bot-vs-bot battles over every matchup of a ruleset and report its balance."""
     started = time.perf_counter()
     run = plan(get_ruleset(ruleset), names(bots), battles, seed, only=names(matchups) if matchups else ())
-    fought = play_with_progress(run)
+    fought = play_with_progress(run, jobs, BattleLog(log, run) if log is not None else None)
     figures = report(run.as_json(), fought)
     folder = out if out is not None else Path(f"balance-{run.ruleset.id}")
     try:
@@ -69,12 +73,25 @@ def names(text: str) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
 
 
-def play_with_progress(run: Plan) -> list[Fought]:
-    """The run's battles, with a progress bar on stderr when it is a terminal."""
+def play_with_progress(run: Plan, jobs: int, log: BattleLog | None) -> list[Fought]:
+    """The run's battles, `jobs` at a time, each kept in the `log` as it ends (those the log
+    holds already are not played again), with a progress bar on stderr when it is a terminal."""
+    done = log.read() if log is not None else {}
     total = run.battles * len(run.matchups)
     with Progress(console=Console(stderr=True), transient=True, disable=not sys.stderr.isatty()) as progress:
-        task = progress.add_task(f"{run.ruleset.id} balance", total=total)
-        return play_plan(run, lambda _: progress.advance(task))
+        task = progress.add_task(f"{run.ruleset.id} balance", total=total, completed=len(done))
+
+        def each(fought: Fought, number: int) -> None:
+            if log is not None:
+                log.append(fought, number)
+            progress.advance(task)
+        if log is not None:
+            log.open()
+        try:
+            return play_plan(run, each, jobs=jobs, done=done)
+        finally:
+            if log is not None:
+                log.close()
 
 
 def text(figures: Mapping[str, Any]) -> list[str]:

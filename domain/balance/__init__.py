@@ -3,11 +3,13 @@
 and the report gives each win rate with its 95% interval, how the battles ended and how long
 they lasted, so a change to a game's content or rules is measured, not guessed.
 
-`harness` plays the battles, `tally` turns their results into the report, `stats` holds the
-interval and the spreads, and `plot` draws the picture."""
+`harness` plans a run and plays a battle of it, `workers` plays the run's battles (in worker
+processes if asked, and logged so that a stopped run resumes), `tally` turns their results
+into the report, `stats` holds the interval and the spreads, and `plot` draws the picture."""
 from __future__ import annotations
 
-from .harness import Fought, Plan, play_plan, plan
+from .harness import Fought, Plan, plan
 from .tally import report
+from .workers import BattleLog, play_plan
 
-__all__ = ["Fought", "Plan", "plan", "play_plan", "report"]
+__all__ = ["BattleLog", "Fought", "Plan", "plan", "play_plan", "report"]

@@ -166,13 +166,3 @@ def play_matchup(run: Plan, matchup: Matchup, number: int, watch: Callable[[Any]
                   turns=ruleset.turn(match.state.game),
                   tallies={side: dict(ruleset.tally(events, seats)) for side, seats in table.sides if seats})
 
-
-def play_plan(run: Plan, each: Callable[[Fought], None] | None = None) -> list[Fought]:
-    """Every battle of the run, matchup by matchup; `each` hears of each one as it ends."""
-    fought = []
-    for matchup in run.matchups:
-        for number in range(run.battles):
-            fought.append(play_matchup(run, matchup, number))
-            if each is not None:
-                each(fought[-1])
-    return fought
