@@ -1,5 +1,6 @@
-"""Plays a balance run: every matchup a ruleset declares (`Ruleset.matchups`), or those picked,
-the same number of battles each, bot against bot in memory (`domain.ai.match.play`).
+"""Plans a balance run and plays its battles one at a time (`workers.py` plays them all): every
+matchup a ruleset declares (`Ruleset.matchups`), or those picked, the same number of battles
+each, bot against bot in memory (`domain.ai.match.play`).
 
 One policy plays every seat. Two policies, A and B, take turns: a matchup's even battles put
 A on the first side with seats and B on the second, its odd battles the other way round, and
