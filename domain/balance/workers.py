@@ -9,8 +9,9 @@ The log (`--log`) holds the run's plan on its first line and then one line per b
 written and flushed as the battle ends. A run given the log of an earlier run of the same
 plan plays only the battles it lacks, so a run stopped on the way (a killed process, a
 machine that went down) goes on where it was, and a run given more battles a matchup than the
-log's plays only the new ones (battle n is the same battle in any run of the plan). A last line cut short by the stop is dropped;
-any other line that is not a battle of the plan is an error, and the run plays nothing."""
+log's plays only the new ones (battle n is the same battle in any run of the plan). A last
+line cut short by the stop is dropped when the run starts writing; any other line that is
+not a battle of the plan is an error, and the run plays and writes nothing."""
 from __future__ import annotations
 
 import multiprocessing
@@ -90,6 +91,7 @@ class BattleLog:
         self.path, self.run = path, run
         self.file: IO[bytes] | None = None
         self.begun = False                             # the file holds the plan already
+        self.whole: int | None = None                  # the bytes before a last line cut short
 
     def read(self) -> dict[Key, Fought]:
         """The battles an earlier run of the same plan logged; none for a new log."""
@@ -100,16 +102,17 @@ class BattleLog:
         except OSError as exc:
             raise InvalidInput("log", f"cannot read {self.path}: {exc.strerror}") from None
         lines = data.split(b"\n")
-        if lines[-1]:                                  # cut short by a stop: played again
-            self.cut(len(data) - len(lines[-1]))
+        if lines[-1]:                                  # cut short by a stop: dropped by `open`
+            self.whole = len(data) - len(lines[-1])
         lines = lines[:-1]
         if not lines:
             return {}
-        self.begun = True
         if without_count(self.header(lines[0])) != without_count(self.run.as_json()):
             raise InvalidInput("log", f"{self.path} is the log of another run (its ruleset, version, content, "
                                       "bots, seed or matchups differ): give a new file")
-        logged = dict(self.battle(line, at) for at, line in enumerate(lines[1:], 2))
+        labels = {m.label for m in self.run.matchups}
+        logged = dict(self.battle(line, at, labels) for at, line in enumerate(lines[1:], 2))
+        self.begun = True
         return {key: fought for key, fought in logged.items() if key[1] < self.run.battles}
 
     def header(self, line: bytes) -> Any:
@@ -118,8 +121,7 @@ class BattleLog:
         except (orjson.JSONDecodeError, AttributeError):
             raise InvalidInput("log", f"{self.path} line 1 is not a balance log's plan") from None
 
-    def battle(self, line: bytes, at: int) -> tuple[Key, Fought]:
-        labels = {m.label for m in self.run.matchups}
+    def battle(self, line: bytes, at: int, labels: set[str]) -> tuple[Key, Fought]:
         try:
             fields = orjson.loads(line)
             number = fields.pop("number")
@@ -130,13 +132,13 @@ class BattleLog:
             raise InvalidInput("log", f"{self.path} line {at} is not a battle of this run")
         return (fought.label, number), fought
 
-    def cut(self, size: int) -> None:
-        with self.path.open("r+b") as file:
-            file.truncate(size)
-
     def open(self) -> None:
-        """Ready to append (after `read`); a new log starts with the plan."""
+        """Ready to append (after `read`): a last line cut short is dropped, and a new log starts
+        with the plan."""
         try:
+            if self.whole is not None:
+                with self.path.open("r+b") as file:
+                    file.truncate(self.whole)
             self.file = self.path.open("ab")
             if not self.begun:
                 self.write({"plan": self.run.as_json()})
