@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.progress import Progress
 
 from domain.balance import BattleLog, Fought, Plan, play_plan, plan, report
+from domain.balance.workers import battles as battles_of
 from domain.balance.plot import draw
 from domain.engine.ruleset import get_ruleset
 
@@ -33,6 +34,9 @@ def balance(ruleset: str = typer.Option(..., help="Ruleset id."),
                                                     "search@N: N iterations a move)."),
             battles: int = typer.Option(20, min=1, help="Battles per matchup (with two bots, rounded up to even)."),
             seed: str = typer.Option("0", help="Run seed: same seed, same battles, same report."),
+            first_on: str = typer.Option(None, "--first-on", metavar="SIDE",
+                                         help="With two bots: play only the battles with the first on SIDE "
+                                              "(half the run: the same battles a full run plays there)."),
             matchups: str = typer.Option(None, "--matchups", metavar="NAMES",
                                          help="Play only these matchups: comma-separated matchup labels or "
                                               "entries (a deck, team, formation or encounter)."),
@@ -45,7 +49,8 @@ def balance(ruleset: str = typer.Option(..., help="Ruleset id."),
             as_json: bool = typer.Option(False, "--json", help="Print the report as JSON.")) -> None:
     """Play bot-vs-bot battles over every matchup of a ruleset and report its balance."""
     started = time.perf_counter()
-    run = plan(get_ruleset(ruleset), names(bots), battles, seed, only=names(matchups) if matchups else ())
+    run = plan(get_ruleset(ruleset), names(bots), battles, seed, only=names(matchups) if matchups else (),
+               first_on=first_on)
     fought = play_with_progress(run, jobs, BattleLog(log, run) if log is not None else None)
     figures = report(run.as_json(), fought)
     folder = out if out is not None else Path(f"balance-{run.ruleset.id}")
@@ -77,7 +82,7 @@ def play_with_progress(run: Plan, jobs: int, log: BattleLog | None) -> list[Foug
     """The run's battles, `jobs` at a time, each kept in the `log` as it ends (those the log
     holds already are not played again), with a progress bar on stderr when it is a terminal."""
     done = log.read() if log is not None else {}
-    total = run.battles * len(run.matchups)
+    total = len(battles_of(run))
     with Progress(console=Console(stderr=True), transient=True, disable=not sys.stderr.isatty()) as progress:
         task = progress.add_task(f"{run.ruleset.id} balance", total=total, completed=len(done))
 
@@ -97,11 +102,11 @@ def play_with_progress(run: Plan, jobs: int, log: BattleLog | None) -> list[Foug
 def text(figures: Mapping[str, Any]) -> list[str]:
     """The report as the terminal shows it, its names in one column as wide as the longest."""
     p = figures["parameters"]
-    bots = f"{p['bots'][0]} on every side" if len(p["bots"]) == 1 else " and ".join(p["bots"]) + " swapping sides"
+    bots, kept = seating(p)
     limit, unfinished = figures["endings"]["limit"], figures["endings"]["unfinished"]
     width = max(LABEL_WIDTH, *(len(name) + 2 for name in listed_names(figures)))
-    lines = [f"{p['ruleset']} {p['version']}: {figures['battles']} battles, {p['battles_per_matchup']} per matchup "
-             f"over {plural(len(p['matchups']), 'matchup')}; {bots}; seed {p['seed']}",
+    lines = [f"{p['ruleset']} {p['version']}: {figures['battles']} battles, {p['battles_per_matchup']} per matchup"
+             f"{kept} over {plural(len(p['matchups']), 'matchup')}; {bots}; seed {p['seed']}",
              "win %: a draw counts half a win; [low, high]: its 95% Wilson score interval", "",
              f"ended by a turn or round limit: {limit['count']} of {figures['battles']}, "
              f"{percent(limit['share'])}% [{percent(limit['low'])}, {percent(limit['high'])}]"]
@@ -116,6 +121,16 @@ def text(figures: Mapping[str, Any]) -> list[str]:
         lines += ["", heading(title, width), *(rate_line(name, score, width) for name, score in figures[key].items())]
     return [*lines, "", *matchup_lines(figures["matchups"], width), "", *ending_lines(figures), "",
             *length_lines(figures["lengths"], width), *play_lines(figures["play"])]
+
+
+def seating(parameters: Mapping[str, Any]) -> tuple[str, str]:
+    """Who played which side, and which of each matchup's battles were played."""
+    bots, first_on = parameters["bots"], parameters.get("first_on")
+    if len(bots) == 1:
+        return f"{bots[0]} on every side", ""
+    if first_on is None:
+        return f"{bots[0]} and {bots[1]} swapping sides", ""
+    return f"{bots[0]} on {first_on} against {bots[1]}", f" (the half with {bots[0]} on {first_on})"
 
 
 def play_lines(play: Mapping[str, Mapping[str, Mapping[str, float]]]) -> list[str]:

@@ -5,8 +5,10 @@ each, bot against bot in memory (`domain.ai.match.play`).
 One policy plays every seat. Two policies, A and B, take turns: a matchup's even battles put
 A on the first side with seats and B on the second, its odd battles the other way round, and
 each such pair of battles plays the same deal (the same seeds), so a seating's luck cancels
-out. A side with no seats (one the rules play) takes no bot. A battle that never ends (a bot
-that loops, a rule with no end) is recorded as `UNFINISHED`, not raised: it is a finding.
+out. A run can keep A on one side (`first_on`, for a game whose sides differ, such as a game
+master's): it plays only that half of each pair, the same battles a full run plays there.
+A side with no seats (one the rules play) takes no bot. A battle that never ends (a bot that
+loops, a rule with no end) is recorded as `UNFINISHED`, not raised: it is a finding.
 
 Every battle's seeds come from the run's seed, the matchup's label and the battle's number, so
 a matchup plays the same battles whichever others the run plays. The result of each battle
@@ -39,12 +41,22 @@ class Plan:
     bots: tuple[str, ...]
     battles: int
     seed: str
+    first_on: Side | None = None        # with two bots: the side the first always plays (None: both)
 
     def as_json(self) -> dict[str, Any]:
-        return {"ruleset": self.ruleset.id, "version": self.ruleset.version,
-                "content_hash": self.ruleset.content_hash, "bots": list(self.bots),
-                "battles_per_matchup": self.battles, "seed": self.seed,
-                "matchups": [m.label for m in self.matchups]}
+        shown = {"ruleset": self.ruleset.id, "version": self.ruleset.version,
+                 "content_hash": self.ruleset.content_hash, "bots": list(self.bots),
+                 "battles_per_matchup": self.battles, "seed": self.seed,
+                 "matchups": [m.label for m in self.matchups]}
+        return shown if self.first_on is None else {**shown, "first_on": self.first_on}
+
+    def numbers(self, matchup: Matchup) -> list[int]:
+        """The numbers of the matchup's battles this run plays: all of them, or with `first_on`
+        those that seat the first bot on that side."""
+        if self.first_on is None:
+            return list(range(self.battles))
+        table = seat_table(self.ruleset, matchup.setup)
+        return [n for n in range(self.battles) if seating(self.bots, table, n)[self.first_on] == self.bots[0]]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -67,9 +79,10 @@ class Fought:
 
 
 def plan(ruleset: Ruleset[Any], bots: Sequence[str], battles: int, seed: str,
-         matchups: Sequence[Matchup] | None = None, only: Sequence[str] = ()) -> Plan:
+         matchups: Sequence[Matchup] | None = None, only: Sequence[str] = (), first_on: Side | None = None) -> Plan:
     """The run, checked whole before any battle: `matchups` (default: the ruleset's), those
-    named in `only` (by label or entry) when given; with two bots, `battles` rounded up to even."""
+    named in `only` (by label or entry) when given; with two bots, `battles` rounded up to even
+    and, with `first_on`, the first bot kept on that side."""
     if not 1 <= len(bots) <= 2:
         raise InvalidInput("bots", "give one policy (it plays every side) or two, A,B (they swap sides)")
     if len(bots) == 2 and bots[0] == bots[1]:
@@ -83,9 +96,12 @@ def plan(ruleset: Ruleset[Any], bots: Sequence[str], battles: int, seed: str,
         raise InvalidInput("matchups", f"{ruleset.id} declares no matchup to play")
     for matchup in chosen:
         check_matchup(ruleset, matchup, len(bots))
+        if first_on is not None:
+            check_side(ruleset, matchup, first_on, len(bots))
     if len(bots) == 2:
         battles += battles % 2
-    return Plan(ruleset=ruleset, matchups=tuple(chosen), bots=tuple(bots), battles=battles, seed=seed)
+    return Plan(ruleset=ruleset, matchups=tuple(chosen), bots=tuple(bots), battles=battles, seed=seed,
+                first_on=first_on)
 
 
 def policy(name: str, ruleset_id: str) -> Bot:
@@ -126,6 +142,16 @@ def check_matchup(ruleset: Ruleset[Any], matchup: Matchup, policies: int) -> Non
     if policies == 2 and len(seated(table)) != 2:
         raise InvalidInput("bots", f"two policies swap two sides with seats; {ruleset.id} {matchup.label} has "
                                    f"{len(seated(table))}: give one policy")
+
+
+def check_side(ruleset: Ruleset[Any], matchup: Matchup, side: Side, policies: int) -> None:
+    """`first_on` names a side with seats in the matchup, and a first bot of two to keep there."""
+    if policies != 2:
+        raise InvalidInput("first_on", "keeps the first of two bots on one side: give two, A,B")
+    sides = seated(seat_table(ruleset, matchup.setup))
+    if side not in sides:
+        raise InvalidInput("first_on", f"{ruleset.id} {matchup.label} has no side {quote(side)} with seats; "
+                                       f"its sides: {', '.join(sides)}")
 
 
 def seated(table: Table) -> list[Side]:

@@ -33,7 +33,7 @@ Key = tuple[str, int]                  # a battle of the run: its matchup's labe
 
 def battles(run: Plan) -> list[tuple[Matchup, int]]:
     """Every battle of the run, in the run's order: matchup by matchup, number by number."""
-    return [(matchup, number) for matchup in run.matchups for number in range(run.battles)]
+    return [(matchup, number) for matchup in run.matchups for number in run.numbers(matchup)]
 
 
 def play_plan(run: Plan, each: Callable[[Fought, int], None] | None = None, jobs: int = 1,
@@ -58,7 +58,7 @@ def played_here(run: Plan, wanted: Sequence[tuple[Matchup, int]]) -> Iterator[tu
 def played_apart(run: Plan, wanted: Sequence[tuple[Matchup, int]], jobs: int) -> Iterator[tuple[Fought, int]]:
     """The battles played `jobs` at a time in fresh worker processes, as each one ends. A
     worker rebuilds the run from its ruleset's id, so nothing but plain data crosses over."""
-    shape = (run.ruleset.id, run.matchups, run.bots, run.battles, run.seed)
+    shape = (run.ruleset.id, run.matchups, run.bots, run.battles, run.seed, run.first_on)
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
     try:
@@ -73,8 +73,9 @@ def played_apart(run: Plan, wanted: Sequence[tuple[Matchup, int]], jobs: int) ->
 
 def fight(shape: tuple[Any, ...], label: str, number: int) -> Fought:
     """One battle, in a worker process."""
-    ruleset_id, matchups, bots, battles, seed = shape
-    run = Plan(ruleset=get_ruleset(ruleset_id), matchups=matchups, bots=bots, battles=battles, seed=seed)
+    ruleset_id, matchups, bots, battles, seed, first_on = shape
+    run = Plan(ruleset=get_ruleset(ruleset_id), matchups=matchups, bots=bots, battles=battles, seed=seed,
+               first_on=first_on)
     return play_matchup(run, next(m for m in run.matchups if m.label == label), number)
 
 

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from api.cli import app
 from domain.balance import play_plan, plan, report
 from domain.balance.harness import policy
+from domain.engine.errors import InvalidInput
 from domain.engine.ruleset import get_ruleset
 from domain.rulesets.deckduel.matchups import matchups
 
@@ -83,6 +84,26 @@ def test_two_bots_swap_sides_equally_and_the_first_bot_is_rated():
         assert {side: s["battles"] for side, s in cell["bot"]["sides"].items()} == {"p1": 2, "p2": 2}
 
 
+def test_first_on_plays_the_half_of_the_run_with_the_first_bot_on_that_side():
+    both = plan(DUEL, ["random", "greedy"], 4, "7", matchups=matchups(), only=PAIR)
+    kept = plan(DUEL, ["random", "greedy"], 4, "7", matchups=matchups(), only=PAIR, first_on="p2")
+    # even battles seat the first bot on the first side (p1), odd ones on p2: battles 1 and 3 of each
+    assert [kept.numbers(m) for m in kept.matchups] == [[1, 3], [1, 3]]
+    full, half = play_plan(both), play_plan(kept)
+    assert half == [f for f in full if f.policies["p2"] == "random"]      # the same battles a full run plays
+    figures = report(kept.as_json(), half)
+    assert figures["parameters"]["first_on"] == "p2" and "first_on" not in both.as_json()
+    assert {side: s["battles"] for side, s in figures["bot"]["sides"].items()} == {"p2": 4}
+
+
+@pytest.mark.parametrize(("bots", "side", "named"), [
+    (["random"], "p1", "two"), (["random", "greedy"], "heroes", "heroes"),
+])
+def test_first_on_needs_two_bots_and_a_side_with_seats(bots, side, named):
+    with pytest.raises(InvalidInput, match=named):
+        plan(DUEL, bots, 2, "7", matchups=matchups(), only=PAIR, first_on=side)
+
+
 def test_a_searching_bot_plays_at_the_iterations_named_after_its_at():
     run_plan = plan(DUEL, ["search@3", "greedy"], 2, "7", matchups=matchups(), only=PAIR[:1])
     assert policy("search@3", "deckduel").tuning.iterations == 3
@@ -118,6 +139,7 @@ def test_the_command_writes_the_report_and_its_picture(tmp_path, monkeypatch):
     (["--ruleset", "deckduel", "--bots", "search@many"], "search@many"),
     (["--ruleset", "deckduel", "--bots", "search@0"], "from 1 to"),
     (["--ruleset", "deckduel", "--bots", "greedy@50"], "does not search"),
+    (["--ruleset", "deckduel", "--bots", "random,greedy", "--first-on", "foes"], "foes"),
 ])
 def test_bad_input_is_one_error_line(args, named, tmp_path):
     done = CliRunner().invoke(app, ["balance", *args, "--battles", "1", "--out", str(tmp_path)])

@@ -28,6 +28,21 @@ def test_worker_processes_play_the_same_battles_in_the_run_order():
     assert orjson.dumps(report(run.as_json(), apart)) == orjson.dumps(report(run.as_json(), alone))
 
 
+def test_worker_processes_keep_the_first_bot_on_its_side():
+    run = plan(DUEL, ["random", "greedy"], 4, "7", matchups=matchups(), only=["Kira v Brom"], first_on="p1")
+    assert play_plan(run, jobs=2) == play_plan(run)
+    assert [f.policies["p1"] for f in play_plan(run)] == ["random", "random"]
+
+
+def test_the_command_says_which_half_it_played(tmp_path):
+    done = CliRunner().invoke(app, ["balance", "--ruleset", "deckduel", "--bots", "random,greedy", "--first-on", "p2",
+                                    "--matchups", "Kira v Brom", "--battles", "4", "--seed", "7",
+                                    "--out", str(tmp_path)])
+    assert done.exit_code == 0, done.output
+    assert "2 battles, 4 per matchup (the half with random on p2)" in done.stdout
+    assert "random on p2 against greedy" in done.stdout
+
+
 def balance(tmp_path, log, *more):
     return CliRunner().invoke(app, [*RUN, "--battles", "2", "--log", str(log), "--out", str(tmp_path / "out"), *more])
 
