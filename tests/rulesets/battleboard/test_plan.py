@@ -77,3 +77,15 @@ def least(state: Battleboard, h1: Combatant, mp: int, hazards: bool) -> dict[tup
                 found[to] = total
                 heapq.heappush(queue, (total, to))
     return found
+
+
+@pytest.mark.parametrize("reach", [1, 2, 3])
+def test_the_cells_an_effect_reaches_a_target_from_are_those_whose_origins_reach_it(reach: int) -> None:
+    # given the board of raised, obscuring and liquid cells
+    b, _ = board_and_state(())
+    for target in product(range(5), range(6)):
+        # when the cells an effect of `reach` takes `target` from are listed
+        listed = b.lay.reaching(target, reach)
+        # then each is a cell whose own origins (it and the cells next to it) reach the target
+        assert listed == {p for p in product(range(5), range(6))
+                          if target in b.lay.best_origins((p,), False, reach)}, target

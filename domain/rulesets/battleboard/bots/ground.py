@@ -18,23 +18,40 @@ MOVE = 0.05             # the least gain a move to a better cell is made for
 
 
 def enemy_attacks(b: Board, e: Unit) -> list[Action]:
-    actions = content().actions
-    return [actions[a] for a in e["actions"]
-            if actions[a].dice is not None and actions[a].target == "enemy" and e["energy"] >= actions[a].energy
-            and e["focus"] >= actions[a].focus]
+    """The attacks on an enemy `e` has the energy and focus for (whether or not it took them)."""
+    key = ("attacks", e["id"])
+    found = b._kept.get(key)
+    if found is None:
+        actions = content().actions
+        found = b._kept[key] = [actions[a] for a in e["actions"]
+                                if actions[a].dice is not None and actions[a].target == "enemy"
+                                and e["energy"] >= actions[a].energy and e["focus"] >= actions[a].focus]
+    return found
 
 
 def threat(b: Board, me: Unit, p: Pos) -> float:
     """The tokens the enemies are expected to take from `me` on `p` next turn: each enemy's best
     attack that reaches `p` from a cell its speed walks it to (as the board stands now)."""
+    lost = b.lost_dice(me, p)
     total = 0.0
-    for e in b.enemies(me):
+    for attacks in dangers(b, me):
         best = 0.0
-        for a in enemy_attacks(b, e):
-            if p in reached(b, e, a.range):
-                best = max(best, b.harm(e, a, me, b.lost_dice(me, p)))
+        for cells, harms in attacks:
+            if harms[lost] > best and p in cells:
+                best = harms[lost]
         total += best
     return total
+
+
+def dangers(b: Board, me: Unit) -> list[list[tuple[Mapping[Pos, Pos], tuple[float, float]]]]:
+    """For each enemy, each of its attacks: the cells it reaches next turn (`reached`) and what
+    it is expected to take from `me` there, with no die lost and with one; once a board."""
+    key = ("dangers", me["id"])
+    found = b._kept.get(key)
+    if found is None:
+        found = b._kept[key] = [[(reached(b, e, a.range), (b.harm(e, a, me, 0), b.harm(e, a, me, 1)))
+                                 for a in enemy_attacks(b, e)] for e in b.enemies(me)]
+    return found
 
 
 def reached(b: Board, e: Unit, reach: int) -> Mapping[Pos, Pos]:
@@ -51,18 +68,25 @@ def reached(b: Board, e: Unit, reach: int) -> Mapping[Pos, Pos]:
 
 def offense(b: Board, me: Unit, p: Pos) -> float:
     """The tokens `me` is expected to take next turn from `p`: its best attack on an enemy that
-    a cell its speed (and a move action's 2 points) walks it to brings within reach."""
-    walked = tuple(sorted(b.walk(me, p, me["speed"] + SPRINT)))
-    liquid = moves_as(me, "flight") or moves_as(me, "swimming")
+    a cell its speed (and a move action's 2 points) walks it to brings within reach (a cell whose
+    origins reach the enemy: `Layout.reaching`)."""
+    walked = b.walk(me, p, me["speed"] + SPRINT).keys()
     best = 0.0
-    for a in enemy_attacks(b, me):
-        if a.pattern == "path":
-            continue
-        table = b.lay.best_origins(walked, liquid, a.range)
-        for e in b.enemies(me):
-            if cell(e) in table:
-                best = max(best, b.harm(me, a, e, b.lost_dice(e, cell(e))))
+    for harm, target, reach in aims(b, me):
+        if harm > best and not b.lay.reaching(target, reach).isdisjoint(walked):
+            best = harm
     return best
+
+
+def aims(b: Board, me: Unit) -> list[tuple[float, Pos, int]]:
+    """Each attack `me` can make on each enemy (but a charge): what it is expected to take, the
+    enemy's cell and the attack's range; worked out once a board."""
+    key = ("aims", me["id"])
+    found = b._kept.get(key)
+    if found is None:
+        found = b._kept[key] = [(b.harm(me, a, e, b.lost_dice(e, cell(e))), cell(e), a.range)
+                                for a in enemy_attacks(b, me) if a.pattern != "path" for e in b.enemies(me)]
+    return found
 
 
 def home_value(b: Board, me: Unit, p: Pos) -> float:

@@ -85,6 +85,7 @@ class Board:
         self._walkable: dict[str, dict[Pos, int]] = {}
         self._attacks: dict[str, list[Action]] = {}
         self._tables: dict[tuple[object, ...], Mapping[Pos, Pos]] = {}
+        self._kept: dict[tuple[object, ...], Any] = {}         # what `ground` works out once a board
 
     # --- who and where ---
     def enemies(self, me: Unit) -> list[Unit]:
