@@ -83,14 +83,6 @@ class Layout:
 
 
     @lru_cache(maxsize=8192)
-    def reaching(self, target: Pos, reach: int) -> frozenset[Pos]:
-        """The cells of the board whose path (`origins`: the cell and those next to it) holds an
-        origin an effect of `reach` reaches `target` from: where a combatant that ends a walk
-        can take it as the target. Shared: read it, never change it."""
-        return frozenset(p for p, near in self.next_to.items()
-                         if any(self.spans(o).get(target, reach + 1) <= reach for o in (p, *near)))
-
-    @lru_cache(maxsize=8192)
     def best_origins(self, path: tuple[Pos, ...], liquid_ignored: bool, reach: int) -> dict[Pos, Pos]:
         """Under Elevated Terrain range: each cell an effect of `reach` from the path's origins
         reaches, with the origin that loses the fewest dice there (the first among equals), for a

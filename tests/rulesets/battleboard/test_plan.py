@@ -12,7 +12,7 @@ import pytest
 from domain.engine.events import Viewer
 from domain.rulesets.battleboard import RULESET
 from domain.rulesets.battleboard.board import step_cost
-from domain.rulesets.battleboard.bots.plan import HAZARD_STEP, Board
+from domain.rulesets.battleboard.bots.plan import HAZARD_STEP, Board, reaching
 from domain.rulesets.battleboard.state import Battleboard, Combatant
 
 from .given import battle, unit
@@ -85,7 +85,7 @@ def test_the_cells_an_effect_reaches_a_target_from_are_those_whose_origins_reach
     b, _ = board_and_state(())
     for target in product(range(5), range(6)):
         # when the cells an effect of `reach` takes `target` from are listed
-        listed = b.lay.reaching(target, reach)
+        listed = reaching(b.lay, target, reach)
         # then each is a cell whose own origins (it and the cells next to it) reach the target
         assert listed == {p for p in product(range(5), range(6))
                           if target in b.lay.best_origins((p,), False, reach)}, target

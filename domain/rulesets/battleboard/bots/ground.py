@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .plan import Board, Pos, Unit, cell, moves_as
+from .plan import Board, Pos, Unit, cell, moves_as, reaching
 from ..content import Action, content
 
 THREAT = 0.6            # score lost per token the enemy is expected to take next turn
@@ -18,15 +18,10 @@ MOVE = 0.05             # the least gain a move to a better cell is made for
 
 
 def enemy_attacks(b: Board, e: Unit) -> list[Action]:
-    """The attacks on an enemy `e` has the energy and focus for (whether or not it took them)."""
-    key = ("attacks", e["id"])
-    found = b._kept.get(key)
-    if found is None:
-        actions = content().actions
-        found = b._kept[key] = [actions[a] for a in e["actions"]
-                                if actions[a].dice is not None and actions[a].target == "enemy"
-                                and e["energy"] >= actions[a].energy and e["focus"] >= actions[a].focus]
-    return found
+    actions = content().actions
+    return [actions[a] for a in e["actions"]
+            if actions[a].dice is not None and actions[a].target == "enemy" and e["energy"] >= actions[a].energy
+            and e["focus"] >= actions[a].focus]
 
 
 def threat(b: Board, me: Unit, p: Pos) -> float:
@@ -69,11 +64,11 @@ def reached(b: Board, e: Unit, reach: int) -> Mapping[Pos, Pos]:
 def offense(b: Board, me: Unit, p: Pos) -> float:
     """The tokens `me` is expected to take next turn from `p`: its best attack on an enemy that
     a cell its speed (and a move action's 2 points) walks it to brings within reach (a cell whose
-    origins reach the enemy: `Layout.reaching`)."""
+    origins reach the enemy: `plan.reaching`)."""
     walked = b.walk(me, p, me["speed"] + SPRINT).keys()
     best = 0.0
     for harm, target, reach in aims(b, me):
-        if harm > best and not b.lay.reaching(target, reach).isdisjoint(walked):
+        if harm > best and not reaching(b.lay, target, reach).isdisjoint(walked):
             best = harm
     return best
 

@@ -348,6 +348,15 @@ def support_worth(action: Action, tapped: int, room: int) -> float:
     return value
 
 
+@lru_cache(maxsize=8192)
+def reaching(lay: Layout, target: Pos, reach: int) -> frozenset[Pos]:
+    """The cells of the board whose path (`Layout.origins`: the cell and those next to it) holds
+    an origin an effect of `reach` reaches `target` from: where a combatant that ends a walk can
+    take it as the target. Kept per map (a layout lives as long as its content)."""
+    return frozenset(p for p, near in lay.next_to.items()
+                     if any(lay.spans(o).get(target, reach + 1) <= reach for o in (p, *near)))
+
+
 def in_area(row: int | None, col: int | None, at: Sequence[int] | None, p: Pos) -> bool:
     """Whether an area action aimed at `row`, at the three columns around `col` or at the
     3x3 around `at` reaches the cell `p`."""
