@@ -10,7 +10,7 @@ from msgspec.structs import replace as msgspec_replace
 
 from domain.ai import get_policy
 from domain.ai.match import play, seeded_bytes
-from domain.ai.rollouts import MIN_DRAWS, Rollouts, clear_lead
+from domain.ai.rollouts import MIN_DRAWS, Policies, Rollouts, clear_lead
 from domain.ai.search import SearchBot
 from domain.engine.bots import Seen
 from domain.engine.playout import Sim, step
@@ -40,6 +40,14 @@ def test_the_largest_clear_lead_wins_and_a_loss_never_does():
 def test_a_tie_in_every_draw_keeps_greedy_s_choice():
     # the same result in every draw is a lead of 0: never "something" to trade for
     assert clear_lead([[0.5, 1.0, 0.0], [0.5, 1.0, 0.0]], 0.0) == 0
+
+
+def test_a_rollout_plays_the_base_policy_on_its_side_and_the_model_elsewhere():
+    own, other = get_policy("greedy", "battleboard"), get_policy("random", "battleboard")
+    # given the game master's seat on the foes, two heroes' seats, and a seat no side names
+    policies = Policies("foes", {"gm": "foes", "h1": "heroes", "h2": "heroes"}, own, other)
+    # then the base policy plays the foes' seat, the model every other
+    assert [policies.of(seat) for seat in ("gm", "h1", "h2", "x")] == [own, other, other, other]
 
 
 @cache
@@ -104,7 +112,7 @@ def test_draws_follow_the_budget(share, expected):
     assert rollouts.draws_for(share) == expected
 
 
-def test_with_no_draws_the_choice_is_greedy_s_at_once():
+def test_with_no_draws_the_choice_is_the_base_policy_s_at_once():
     rs = get_ruleset("battleboard")
     game, seat = game_master_choice()
     seen = Seen(rs, seat, rs.knowledge(game, seat), {"gm": "foes"})

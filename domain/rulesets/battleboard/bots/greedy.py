@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from domain.engine.scoring import GreedyPolicy
@@ -21,7 +22,8 @@ from domain.engine.scoring import GreedyPolicy
 from ..content import Action, content
 from ..state import mendable
 from .ground import settle
-from .plan import HAZARD_COST, PER_TOKEN, Board, Pos, Unit, board_of, cell, cost, in_area, support_worth
+from .plan import (EFFECT_WORTH, GREEDY, HAZARD_COST, PER_TOKEN, Board, Pos, Unit, Weights, board_of, cell, cost,
+                   in_area, support_worth, tokens)
 
 ADVANCE = 5.0           # taking a row costs nothing and widens the section
 FOCUS_WORTH = 0.6       # a focus point turned into movement
@@ -29,19 +31,21 @@ SLOT_WORTH = 0.8        # the guard or tactics action a move action takes the pl
 BETTER = 0.05           # the least gain a step toward a better attack is made for
 DOUBLE_DOWN = 1.0       # per energy point a double down spends
 FOLLOW_UP = 2.0         # a charge first, then a doubled-down attack from where it ends
+LAST_TOKEN = 2.0        # a break kept off the last token: the next hit would fell it
 
 
-def score(view: Mapping[str, Any], cmd: Mapping[str, Any]) -> float:
+def score(view: Mapping[str, Any], cmd: Mapping[str, Any], weights: Weights = GREEDY) -> float:
+    """The command's worth from the seat's view, tokens and cells as `weights` weigh them."""
     kind = cmd["type"]
     if kind == "choose":
         return 1.0 if cmd["go"] == "first" else 0.0
     if kind == "defend":
-        return -cmd.get("focus", 0) * 0.1 + (0.5 if cmd["lose"] == "untapped" else 0.0)
+        return _defend_score(view, cmd, weights)
     if kind == "end_turn":
         return 0.0
     if kind == "advance":
         return ADVANCE
-    b = board_of(view)
+    b = board_of(view, weights)
     me = b.units[cmd["unit"]]
     if kind == "place":
         return _place_score(view, me, cmd["cell"])
@@ -50,6 +54,23 @@ def score(view: Mapping[str, Any], cmd: Mapping[str, Any]) -> float:
     if kind == "move":
         return _move_score(b, me, (cmd["to"][0], cmd["to"][1]))
     return _act_score(b, me, cmd)
+
+
+def _defend_score(view: Mapping[str, Any], cmd: Mapping[str, Any], weights: Weights) -> float:
+    """Losing an untapped token beats losing tapped ones. Focus turns a break into a tap: worth
+    the token kept (less the tap), the attack's effects kept off and, on the last token, the
+    combatant kept standing, at `weights.guard` a point; never spent when that is None."""
+    value = 0.5 if cmd["lose"] == "untapped" else 0.0
+    focus = cmd.get("focus", 0)
+    if weights.guard is None or not focus:
+        return value - 0.1 * focus
+    waiting = view["waiting_defense"]
+    me = next(u for u in view["combatants"] if u["id"] == waiting["unit"])
+    action = content().actions[waiting["action"]]
+    kept = 1 - weights.tap_worth + (EFFECT_WORTH * len(action.effects) if action.kind == "attack" else 0.0)
+    if tokens(me) <= 1:
+        kept += LAST_TOKEN
+    return value + kept - weights.guard * focus
 
 
 def _place_score(view: Mapping[str, Any], me: Unit, at: list[int]) -> float:
@@ -157,3 +178,8 @@ def _between(a: Pos, b: Pos, p: Pos) -> bool:
 def greedy() -> GreedyPolicy:
     """The `greedy` bot: the best legal command by `score`."""
     return GreedyPolicy(score)
+
+
+def weighing(weights: Weights) -> GreedyPolicy:
+    """A greedy policy that weighs tokens and cells by `weights` (`search`'s game master's own)."""
+    return GreedyPolicy(partial(score, weights=weights))

@@ -10,10 +10,7 @@ from collections.abc import Mapping
 from .plan import Board, Pos, Unit, cell, moves_as, reaching
 from ..content import Action, content
 
-THREAT = 0.6            # score lost per token the enemy is expected to take next turn
-OFFENSE = 0.4           # score gained per token it is expected to take next turn
 SPRINT = 2              # the movement points a move action adds (Reposition)
-ZONE = 0.1              # score lost per enemy zone of control covering the cell
 MOVE = 0.05             # the least gain a move to a better cell is made for
 
 
@@ -86,11 +83,13 @@ def aims(b: Board, me: Unit) -> list[tuple[float, Pos, int]]:
 
 def home_value(b: Board, me: Unit, p: Pos) -> float:
     """How good `p` is to end the turn on: the tokens `me` can take next turn from it, less
-    those the enemy can take from it first, less the zones of control it stands in."""
+    those the enemy can take from it first, less the zones of control it stands in (each as the
+    board's `Weights` weigh it)."""
     key = ("home", me["id"], p)
     found = b._values.get(key)
     if found is None:
-        found = OFFENSE * offense(b, me, p) - THREAT * threat(b, me, p) - ZONE * b.zones(me).get(p, 0)
+        w = b.weights
+        found = w.offense * offense(b, me, p) - w.threat * threat(b, me, p) - w.zone * b.zones(me).get(p, 0)
         b._values[key] = found
     return found
 

@@ -6,12 +6,14 @@ cell of the side's own section is to end the turn on.
 
 Everything is in the greedy bot's score units: an attack scores 1 plus 3 per token it is
 expected to take, less what it spends. A `Board` is made once per view (`board_of`) and keeps
-what it works out, so rating each legal command of one decision reads the board once.
+what it works out, so rating each legal command of one decision reads the board once. What
+a token and a cell are worth is a bot's `Weights`: the greedy bot's by default.
 """
 from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache, partial
 from math import comb
 from typing import Any
@@ -25,12 +27,24 @@ Pos = tuple[int, int]
 Unit = Mapping[str, Any]
 STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
-TAP_WORTH = 0.4         # a tapped token, against a discarded one (1): it is lost on the next hit
 EFFECT_WORTH = 0.3      # an effect token given
 PER_TOKEN = 3.0         # score per token an attack is expected to take
 ENERGY_COST, FOCUS_COST, REROLL_COST = 0.4, 0.2, 0.1
 HAZARD_COST = 1.0       # a step onto hazardous terrain costs a defense token
 HAZARD_STEP = 1         # the movement points a plan adds for it, so it walks around when it can
+
+
+@dataclass(frozen=True)
+class Weights:
+    """What a bot makes of a token and of a cell to end the turn on (`ground.home_value`)."""
+    tap_worth: float = 0.4      # a tapped token, against a discarded one (1): it is lost on the next hit
+    threat: float = 0.6         # score lost per token the enemy is expected to take next turn
+    offense: float = 0.4        # score gained per token it is expected to take next turn
+    zone: float = 0.1           # score lost per enemy zone of control covering the cell
+    guard: float | None = None  # per focus point spent on Defense to turn a break into a tap (None: never)
+
+
+GREEDY = Weights()              # the greedy bot's
 
 
 @lru_cache(maxsize=4096)
@@ -68,8 +82,9 @@ def tokens(u: Unit) -> int:
 class Board:
     """One view of the board, read for planning."""
 
-    def __init__(self, view: Mapping[str, Any]):
+    def __init__(self, view: Mapping[str, Any], weights: Weights = GREEDY):
         p = view["params"]
+        self.weights = weights
         self.params = p
         self.lay: Layout = layout_of(content(), view["map"], grid(p["width"], p["height"]))
         self.units = {u["id"]: u for u in view["combatants"]}
@@ -198,7 +213,7 @@ class Board:
         shift = target["tokens"].get("vulnerable", 0) - me["tokens"].get("weakened", 0)
         broken, tapped = odds(dice, faces, p["die_sides"], m, k + shift, target["defense"], p["zero_hits_miss"])
         left = tokens(target)
-        worth = broken + TAP_WORTH * tapped
+        worth = broken + self.weights.tap_worth * tapped
         landed = broken if action.kind == "attack" else broken + tapped
         worth += EFFECT_WORTH * len(action.effects) * landed
         if left == 0:
@@ -370,12 +385,12 @@ def in_area(row: int | None, col: int | None, at: Sequence[int] | None, p: Pos) 
 _LAST: tuple[Mapping[str, Any], Board] | None = None
 
 
-def board_of(view: Mapping[str, Any]) -> Board:
-    """The board read from `view`, kept for the latest view (a decision rates every legal command
-    of one view)."""
+def board_of(view: Mapping[str, Any], weights: Weights = GREEDY) -> Board:
+    """The board read from `view` with `weights`, kept for the latest view (a decision rates every
+    legal command of one view)."""
     global _LAST
-    if _LAST is not None and _LAST[0] is view:
+    if _LAST is not None and _LAST[0] is view and _LAST[1].weights is weights:
         return _LAST[1]
-    found = Board(view)
+    found = Board(view, weights)
     _LAST = (view, found)
     return found

@@ -7,13 +7,16 @@ It plays greedy's first unless its best won clearly more (`ANCHOR` standard erro
 That is how the heroes play. The game master's decisions are rolled out instead
 (`domain.ai.rollouts`): where a foe should stand is decided by what the heroes do next, which
 a playout that stops inside the foes' own turn cannot see, and the foes' five options often came
-within a hundredth of each other there. Greedy's choice and the two it rates next are each played
-on by greedy on every seat, for `ROLLOUT_DEPTH` commands (the rest of the foes' turn and the
-heroes' reply), from the same draws, and greedy's is kept unless another won clearly more."""
+within a hundredth of each other there. The game master's base policy is greedy's scorer with
+its own `MASTER` weights (bolder than greedy's, and guarded); its choice and the two it rates next are each
+played on, for `ROLLOUT_DEPTH` commands (the rest of the foes' turn and the heroes' reply), by
+that policy on the foes' seat and by greedy on the heroes', from the same draws, and the base
+policy's choice is kept unless another won clearly more."""
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from domain.ai.rollouts import Rollouts
@@ -24,17 +27,21 @@ from ..attack import parse_dice
 from ..commands import Act, Advance, Choose, Convert, Defend, Move
 from ..content import content
 from ..state import FOES, HEROES, Battleboard, Combatant, Pos
-from .greedy import greedy, score
-from .plan import apart, cost, in_area, support_worth
+from .greedy import greedy, score, weighing
+from .plan import GREEDY, Weights, apart, cost, in_area, support_worth
 
 DEPTH = 10                  # commands a playout plays: about one combatant's turn
 STEEPNESS = 5.0             # how sharply the lead in tokens turns into chances
 WANDER = (1, 5)             # the chance the playout plays any command instead of the best
 SHORTLIST = 5               # root commands weighed: the greedy bot's best
 ANCHOR = 2.0                # greedy's first is played unless the search's best beats it by this many standard errors
-# the game master's decisions are rolled out (`domain.ai.rollouts`): greedy's best and the next
-# two, each from 6 draws, played on by greedy for 40 commands (through the heroes' reply)
+# the game master's decisions are rolled out (`domain.ai.rollouts`): its base policy's best and
+# the next two, each from 6 draws, played on for 40 commands (through the heroes' reply)
 ROLLOUT_CANDIDATES, ROLLOUT_DRAWS, ROLLOUT_DEPTH = 3, 6, 40
+# the game master's base policy: greedy's, but it weighs the heroes' threat to a cell half as
+# much, and spends focus on its Defense to turn a break into a tap (README, Bots: measured
+# against greedy heroes)
+MASTER = Weights(threat=0.3, guard=0.2)
 
 
 def evaluate(state: Battleboard, side: str) -> float:
@@ -104,9 +111,9 @@ def _act_worth(state: Battleboard, me: Combatant, cmd: Act) -> float:
     return support_worth(action, state.mendable(target.id), room) - cost(action)
 
 
-def rate(view: Mapping[str, Any], wires: Sequence[Mapping[str, Any]]) -> list[float]:
-    """The greedy bot's score of each legal command, from the seat's view."""
-    return [score(view, wire) for wire in wires]
+def rate(view: Mapping[str, Any], wires: Sequence[Mapping[str, Any]], weights: Weights = GREEDY) -> list[float]:
+    """The greedy bot's score of each legal command, from the seat's view (with `weights`)."""
+    return [score(view, wire, weights) for wire in wires]
 
 
 def as_foes(seen: Seen) -> bool:
@@ -116,5 +123,5 @@ def as_foes(seen: Seen) -> bool:
 # the slowest moves measured (a turn's first steps, every move listed): ~170 a second
 TUNING = Tuning(depth=DEPTH, evaluate=evaluate, playout=Rated(worth, WANDER), iterations_per_second=150,
                 shortlist=Shortlist(rate, SHORTLIST), anchor=ANCHOR,
-                rollouts=Rollouts(greedy, rate, evaluate, ROLLOUT_CANDIDATES, ROLLOUT_DRAWS,
-                                  ROLLOUT_DEPTH, when=as_foes))
+                rollouts=Rollouts(partial(weighing, MASTER), partial(rate, weights=MASTER), evaluate,
+                                  ROLLOUT_CANDIDATES, ROLLOUT_DRAWS, ROLLOUT_DEPTH, when=as_foes, model=greedy))
