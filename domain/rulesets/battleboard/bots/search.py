@@ -8,10 +8,10 @@ That is how the heroes play. The game master's decisions are rolled out instead
 (`domain.ai.rollouts`): where a foe should stand is decided by what the heroes do next, which
 a playout that stops inside the foes' own turn cannot see, and the foes' five options often came
 within a hundredth of each other there. The game master's base policy is greedy's scorer with
-its own `MASTER` weights (bolder than greedy's, and guarded); its choice and the two it rates next are each
-played on, for `ROLLOUT_DEPTH` commands (the rest of the foes' turn and the heroes' reply), by
-that policy on the foes' seat and by greedy on the heroes', from the same draws, and the base
-policy's choice is kept unless another won clearly more."""
+its own `MASTER` weights (bolder than greedy's, and guarded); its choice and the two it rates
+next are each played on, for `ROLLOUT_DEPTH` commands (the rest of the foes' turn and the
+heroes' reply), by that policy on the foes' seat and by greedy on the heroes', from the same
+draws, and the base policy's choice is kept unless another won clearly more."""
 from __future__ import annotations
 
 import math
